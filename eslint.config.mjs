@@ -1,0 +1,88 @@
+// One lint baseline for the workspace: typescript-eslint's type-checked rules, module boundaries enforced by nx tags,
+// and Prettier owning formatting. Per-folder departures are listed below, each with its reason.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/** Engines and frameworks that pure domain code must never touch (STYLE.md rule 10). */
+const infrastructurePackages = ['kafkajs', 'mongodb', 'express', '@elastic/*', 'better-sqlite3', 'pino', 'node:fs', 'fs'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', 'bench-results/**', '.nx/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (STYLE.md rule 12).' },
+      ],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            // Pure model and record code: no engines, no HTTP framework.
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              bannedExternalImports: infrastructurePackages,
+            },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:adapter', 'type:http'] },
+            // A service is built from libraries only: services never import each other.
+            {
+              sourceTag: 'type:service',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+            },
+            // The standalone process composes the services in one process; nothing else may import a service.
+            {
+              sourceTag: 'type:composition',
+              onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A service's domain folder holds its pure decide/evolve functions (STYLE.md rule 3).
+    files: ['apps/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: infrastructurePackages, message: 'Domain code is pure: no engines, frameworks or I/O.' },
+            { group: ['@strata/log', '@strata/store', '@strata/http', '../http/*', '../consumers/*'], message: 'Domain code is pure.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests use jest's untyped matchers (expect.any, expect.objectContaining) and non-null assertions on fixtures.
+    files: ['**/*.spec.ts', '**/testing.ts', '**/testing/**/*.ts', 'e2e/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { module: 'writable', require: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  prettier,
+);

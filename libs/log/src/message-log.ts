@@ -1,0 +1,69 @@
+/**
+ * The message log that joins Strata's services: an append-only, partitioned, replayable log with consumer groups.
+ *
+ * Invariants every adapter guarantees (and `describeMessageLogContract` checks):
+ * - **Durability.** `publish` resolves only once every record is durably appended; a record whose publish resolved is
+ *   delivered to every consumer group subscribed to its topic, across process restarts.
+ * - **Order per key.** Records with the same key on the same topic land in the same partition in publish order, and a
+ *   consumer group sees them in that order, one batch at a time. Records of different keys may interleave.
+ * - **At-least-once delivery.** A group's position advances past a batch only after its handler resolved. A handler
+ *   that throws has the same batch (from its first record) redelivered after a backoff; a consumer that stops or
+ *   crashes mid-batch has that batch redelivered to the group. Handlers must therefore be idempotent.
+ * - **Independent groups.** Each group has its own committed position per partition; groups never affect each other.
+ * - **Starting position.** A group with no committed position starts at the earliest record when `fromBeginning` is
+ *   true (the default), otherwise at the end of the log as it is when the subscription starts.
+ */
+export interface MessageLog {
+  /** Appends records; resolves when all are durable. Records of one call that share a key keep their order. */
+  publish(records: readonly OutgoingRecord[]): Promise<void>;
+
+  /**
+   * Joins a consumer group and starts delivering batches to `handleBatch`. Resolves once the subscription is
+   * active (positions resolved), so records published after it resolves are delivered even with `fromBeginning: false`.
+   * Rejects, rather than retrying forever, when the log cannot be reached at start-up.
+   */
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+
+  /** Stops every subscription (letting in-flight batches finish) and releases the adapter's resources. */
+  close(): Promise<void>;
+}
+
+/** A record to append. The key decides the partition: every change to one entity is keyed by its URN. */
+export interface OutgoingRecord {
+  readonly topic: string;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A record as delivered to a consumer. */
+export interface LogRecord {
+  readonly topic: string;
+  readonly partition: number;
+  /** Position within the partition, as a decimal string (Kafka offsets exceed 2^53). */
+  readonly offset: string;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Append time, epoch milliseconds. */
+  readonly timestamp: number;
+}
+
+/** Handles one batch: records of one partition, in log order. Resolve only after the batch's effects are durable. */
+export type BatchHandler = (records: readonly LogRecord[]) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group id. Groups share work across members and keep their own positions. */
+  readonly groupId: string;
+  readonly topics: readonly string[];
+  readonly handleBatch: BatchHandler;
+  /** Where a group without a committed position starts. Default true (the earliest record). */
+  readonly fromBeginning?: boolean;
+  /** Upper bound on records per batch. Default 500. */
+  readonly maxBatchSize?: number;
+}
+
+export interface Subscription {
+  /** Stops delivering; resolves after the in-flight batch (if any) finished and its position was committed. */
+  stop(): Promise<void>;
+}

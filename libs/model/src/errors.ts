@@ -1,0 +1,68 @@
+/**
+ * Typed errors. Domain and adapter code throws these; the HTTP edge maps each class to a status and to the error body
+ * of the endpoint family, once (`@strata/http`). Messages are written for the client that sent the request.
+ */
+export abstract class StrataError extends Error {
+  abstract readonly code: ErrorCode;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export type ErrorCode =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'validation'
+  | 'unavailable'
+  | 'timeout';
+
+/** The request is malformed: unparseable JSON, a missing or mistyped parameter, an unknown action. HTTP 400. */
+export class BadRequestError extends StrataError {
+  readonly code = 'bad-request';
+}
+
+/** Missing or invalid credentials. HTTP 401. */
+export class UnauthorizedError extends StrataError {
+  readonly code = 'unauthorized';
+}
+
+/** Authenticated, but not permitted. HTTP 403. */
+export class ForbiddenError extends StrataError {
+  readonly code = 'forbidden';
+}
+
+/** An unknown resource, entity or aspect version. HTTP 404. */
+export class NotFoundError extends StrataError {
+  readonly code = 'not-found';
+}
+
+/** A concurrent write changed what a write expected (optimistic concurrency). Retried internally; HTTP 409. */
+export class ConflictError extends StrataError {
+  readonly code = 'conflict';
+}
+
+/** A body or aspect over its stated limit. HTTP 413. */
+export class PayloadTooLargeError extends StrataError {
+  readonly code = 'payload-too-large';
+}
+
+/** A well-formed proposal that fails validation: unknown entity or aspect, URN mismatch, schema violation. HTTP 422. */
+export class ValidationError extends StrataError {
+  readonly code = 'validation';
+}
+
+/** A dependency is unavailable or overloaded; the client may retry. HTTP 503. */
+export class UnavailableError extends StrataError {
+  readonly code = 'unavailable';
+}
+
+/** A write was accepted but its outcome did not arrive in time; it may still apply. HTTP 504. */
+export class TimeoutError extends StrataError {
+  readonly code = 'timeout';
+}

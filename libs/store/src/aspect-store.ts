@@ -1,0 +1,137 @@
+/**
+ * The primary store: versioned aspects of entities, the writer's outbox, and the ids of proposals already applied.
+ *
+ * Version rule (DataHub's, `AspectDao`): the latest value of an aspect is kept under row version 0, and carries its
+ * real ordinal N (1 for the first write). When a different value is written, the latest row is first archived under its
+ * own ordinal N and the new value becomes the latest with ordinal N + 1, so 1 is the oldest and higher numbers are newer.
+ * In this port, {@link StoredAspect.version} is always the ordinal; how an adapter lays out "row 0" is its own affair.
+ *
+ * Invariants every adapter guarantees (and `describeAspectStoreContract` checks):
+ * - **Atomic commits.** {@link AspectStore.commit} applies all its mutations, appends all its outbox records and records
+ *   all its proposal ids, or does nothing at all.
+ * - **Optimistic concurrency.** Every mutation of an aspect names the ordinal it expects as current (0 for "absent");
+ *   if any expectation does not hold when the commit runs, the whole commit fails with `ConflictError` and the caller
+ *   re-reads and decides again. Two writers racing on one aspect therefore never lose an update or reuse an ordinal.
+ * - **Outbox order.** Outbox records are returned by {@link AspectStore.pendingOutbox} in commit order, and stay
+ *   pending until {@link AspectStore.markPublished} names them.
+ * - **Idempotency ledger.** Proposal ids recorded by a commit are reported by {@link AspectStore.findApplied} from
+ *   then on, so a redelivered proposal is recognised and not applied twice.
+ */
+export interface AspectStore {
+  /** The latest value of each requested (urn, aspect) that exists, in no particular order. */
+  getLatest(keys: readonly AspectKey[]): Promise<StoredAspect[]>;
+
+  /** The latest value of every aspect of `urn` (or only of `aspects`, when given), ordered by aspect name. */
+  getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
+
+  /**
+   * One version of an aspect: 0 means the latest; N ≥ 1 the version with that ordinal (the latest included).
+   * Undefined when the aspect or that version does not exist.
+   */
+  getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
+
+  /** Which of these proposal ids a commit has already recorded. */
+  findApplied(proposalIds: readonly string[]): Promise<Set<string>>;
+
+  /** Applies a commit atomically. Rejects with `ConflictError` when an expected ordinal does not hold. */
+  commit(commit: StoreCommit): Promise<void>;
+
+  /** Outbox records not yet marked published, oldest first, at most `limit`. */
+  pendingOutbox(limit: number): Promise<PendingOutboxRecord[]>;
+
+  /** Marks outbox records published (idempotent: unknown or already-marked ids are ignored). */
+  markPublished(ids: readonly string[]): Promise<void>;
+
+  /** Durable values of a timeseries aspect for one entity, newest first (the source for rebuilding its index). */
+  getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]>;
+
+  close(): Promise<void>;
+}
+
+/** JSON object as stored: aspect values and system metadata. */
+export type JsonObject = { [key: string]: unknown };
+
+export interface AspectKey {
+  readonly urn: string;
+  readonly aspect: string;
+}
+
+export interface StoredAspect {
+  readonly urn: string;
+  readonly aspect: string;
+  /** The ordinal of this version (≥ 1). */
+  readonly version: number;
+  readonly value: JsonObject;
+  readonly systemMetadata: JsonObject;
+  /** When this version was written, epoch milliseconds. */
+  readonly createdOn: number;
+  /** Actor URN that wrote this version. */
+  readonly createdBy: string;
+}
+
+export interface StoredTimeseriesValue {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly timestampMillis: number;
+  readonly value: JsonObject;
+  readonly systemMetadata: JsonObject;
+  readonly createdOn: number;
+  readonly createdBy: string;
+}
+
+/** A new latest value for an aspect. */
+export interface PutAspect {
+  readonly kind: 'put';
+  readonly urn: string;
+  readonly aspect: string;
+  /** Ordinal of the current latest value, 0 when the aspect does not exist. */
+  readonly expectedVersion: number;
+  /**
+   * The new latest value. `row.version === expectedVersion + 1` writes a new version (archiving the current latest under
+   * `expectedVersion` when there is one); `row.version === expectedVersion` rewrites the latest in place (used when only
+   * system metadata moved).
+   */
+  readonly row: Omit<StoredAspect, 'urn' | 'aspect'>;
+}
+
+/** Removes an aspect, every version of it. */
+export interface DeleteAspect {
+  readonly kind: 'deleteAspect';
+  readonly urn: string;
+  readonly aspect: string;
+  readonly expectedVersion: number;
+}
+
+/** Removes an entity: every version of every aspect, and its timeseries values. */
+export interface DeleteEntity {
+  readonly kind: 'deleteEntity';
+  readonly urn: string;
+}
+
+/** Keeps a timeseries value durably; a value with the same (urn, aspect, timestampMillis) is replaced. */
+export interface PutTimeseries {
+  readonly kind: 'putTimeseries';
+  readonly value: StoredTimeseriesValue;
+}
+
+export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries;
+
+/** A record the writer publishes once the commit holding it is durable (transactional outbox). */
+export interface OutboxRecord {
+  readonly topic: string;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface PendingOutboxRecord extends OutboxRecord {
+  /** Opaque id, increasing in commit order. */
+  readonly id: string;
+}
+
+export interface StoreCommit {
+  readonly mutations: readonly AspectMutation[];
+  readonly outbox: readonly OutboxRecord[];
+  /** Ids of the proposals this commit applies (see {@link AspectStore.findApplied}). */
+  readonly appliedProposalIds: readonly string[];
+}
