@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { StrataError, ValidationError, validateProposal, type EntityRegistry, type ValidatedProposal } from '@strata/model';
+import { defineRoute, type RequestContext, type Route, type RouteResponse } from '@strata/http';
+import { proposalsFromSnapshot } from '../domain/snapshot-proposals';
+import type { ProposalSubmitter, SubmitResult } from '../ingest/proposal-submitter';
+
+export interface IngestRoutesOptions {
+  readonly registry: EntityRegistry;
+  readonly submitter: ProposalSubmitter;
+  /** DataHub's `ASYNC_INGEST_DEFAULT`: what `async` omitted (or "unset") means. */
+  readonly asyncByDefault: boolean;
+  readonly maxAspectBytes: number;
+  /** Most proposals accepted by one batch request. */
+  readonly maxBatchProposals: number;
+}
+
+/** Rest.li's `async` action parameter: a string ("true", "false", "unset") in DataHub, a boolean from some clients. */
+const asyncParam = z
+  .union([z.boolean(), z.enum(['true', 'false', 'unset'])])
+  .optional()
+  .transform((value) => (value === 'true' ? true : value === 'false' ? false : value === 'unset' ? undefined : value));
+
+const proposalObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+
+/** The write endpoints. Every proposal is validated in full before anything is published. */
+export function ingestRoutes(options: IngestRoutesOptions): Route[] {
+  const { registry, maxAspectBytes } = options;
+  const submit = async (proposals: ValidatedProposal[], context: RequestContext, asyncFlag: boolean | undefined) => {
+    const wait = !(asyncFlag ?? options.asyncByDefault);
+    const result = await options.submitter.submit(proposals, { ...context, wait });
+    return { wait, result };
+  };
+
+  return [
+    defineRoute({
+      method: 'POST',
+      resource: '/aspects',
+      action: 'ingestProposal',
+      family: 'restli',
+      summary: 'Ingest one aspect (a MetadataChangeProposal).',
+      description:
+        'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id.',
+      body: z.object({ proposal: proposalObject, async: asyncParam }),
+      query: z.object({ async: asyncParam }),
+      handle: async ({ body, query, context }) => {
+        const proposal = validateProposal(registry, body.proposal, { maxAspectBytes });
+        const { wait, result } = await submit([proposal], context, body.async ?? query.async);
+        return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/aspects',
+      action: 'ingestProposalBatch',
+      family: 'restli',
+      summary: 'Ingest several aspects; all are validated before any is published.',
+      body: z.object({ proposals: z.array(proposalObject).min(1).max(options.maxBatchProposals), async: asyncParam }),
+      query: z.object({ async: asyncParam }),
+      handle: async ({ body, query, context }) => {
+        const proposals = validateAll(body.proposals, (proposal) =>
+          validateProposal(registry, proposal, { maxAspectBytes }),
+        );
+        const { wait, result } = await submit(proposals, context, body.async ?? query.async);
+        return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'ingest',
+      family: 'restli',
+      summary: 'Ingest a legacy snapshot: several aspects of one entity, all or nothing (deprecated).',
+      body: z.object({ entity: z.unknown(), systemMetadata: z.unknown().optional() }),
+      handle: async ({ body, context }) => {
+        if (body.entity === undefined) throw new ValidationError("Missing required body field 'entity'");
+        const proposals = proposalsFromSnapshot(registry, body.entity, body.systemMetadata, maxAspectBytes);
+        const { result } = await submit(proposals, context, false);
+        return { headers: outcomeHeaders(result) };
+      },
+    }),
+  ];
+}
+
+/** Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid. */
+function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => T): T[] {
+  const problems: string[] = [];
+  const valid: T[] = [];
+  items.forEach((item, index) => {
+    try {
+      valid.push(validate(item));
+    } catch (error) {
+      if (!(error instanceof StrataError)) throw error;
+      problems.push(`proposals[${index}]: ${error.message}`);
+    }
+  });
+  if (problems.length > 0) throw new ValidationError(problems.join('\n'));
+  return valid;
+}
+
+function accepted(context: RequestContext): RouteResponse {
+  return { body: { value: context.requestId } };
+}
+
+/** What became of each proposal, for clients that care (DataHub's body is only "success"). */
+function outcomeHeaders({ outcomes }: SubmitResult): Record<string, string> {
+  return {
+    'X-Strata-Outcome': outcomes.map((outcome) => outcome.status).join(', '),
+    'X-Strata-Aspect-Version': outcomes.map((outcome) => (outcome.version === null ? '-' : String(outcome.version))).join(', '),
+  };
+}

@@ -1,0 +1,2 @@
+export { createGatewayService } from './gateway-service';
+export type { GatewayService, GatewayServiceOptions } from './gateway-service';

@@ -1,0 +1,92 @@
+import type { MessageLog } from '@strata/log';
+import type { AspectStore } from '@strata/store';
+
+export interface OutboxRelayOptions {
+  readonly store: AspectStore;
+  readonly log: MessageLog;
+  /** Records published per round trip. Default 500. */
+  readonly batchSize?: number;
+  /** Delay before retrying after the log refused a publish; doubles up to 30 s. Default 200 ms. */
+  readonly retryDelayMs?: number;
+  /** Told of every failed publish (the relay keeps retrying). */
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Publishes the store's outbox to the log: the second half of the transactional outbox. Records are published in commit
+ * order and marked published only after the log has them, so a crash anywhere leaves them pending, never lost; at
+ * worst a record is published twice (before it was marked), which consumers tolerate (at-least-once delivery).
+ *
+ * `flush()` calls coalesce: while a drain runs, further calls join it and it goes round once more, so every caller's
+ * records are published when its promise resolves. When the log fails, `flush()` resolves anyway (the records are
+ * durable in the store) and the relay retries in the background with backoff until it succeeds or is stopped.
+ */
+export class OutboxRelay {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs: number;
+  private stopped = false;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.retryDelayMs = options.retryDelayMs ?? 200;
+  }
+
+  /** Publishes everything pending. Resolves when the outbox is empty or the log failed (a retry is then scheduled). */
+  flush(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drainUntilQuiet().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Stops retrying and waits for a drain in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.running;
+  }
+
+  private async drainUntilQuiet(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.drain();
+        this.retryDelayMs = this.options.retryDelayMs ?? 200;
+      } catch (error) {
+        this.options.onError(error);
+        this.scheduleRetry();
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const pending = await this.options.store.pendingOutbox(this.batchSize);
+      if (pending.length === 0) return;
+      await this.options.log.publish(
+        pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })),
+      );
+      await this.options.store.markPublished(pending.map((record) => record.id));
+      if (pending.length < this.batchSize) return;
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retryTimer) return;
+    const delay = this.retryDelayMs;
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, 30_000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.flush();
+    }, delay);
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * Applies proposals from `MetadataChangeProposal_v1` to the primary store.
+ *
+ * Delivery policy:
+ * - At least once in, effectively once applied. Each proposal has an id (its gateway request id, or else its log
+ *   position); the id is recorded in the same store commit as its effects, so a redelivered proposal is recognised and
+ *   skipped instead of creating a second version.
+ * - No lost change log. Change logs, outcomes and failure records are written to the store's outbox in that same
+ *   commit and published by the {@link OutboxRelay} afterwards; a crash between storing and publishing leaves them
+ *   pending, and the relay publishes them when the writer starts again.
+ * - The batch is committed to the log only after its store commit is durable (the handler resolves after it).
+ * - Records that cannot be decoded or fail validation are answered with a REJECTED outcome (when they carry a request
+ *   id) and a `FailedMetadataChangeProposal_v1` record with the reason, and are committed past: one bad record never
+ *   stops the stream.
+ * - A concurrent writer changing an aspect under us (`ConflictError`) makes the batch re-read and decide again; other
+ *   errors (store unavailable) reject the batch, which the log redelivers after a backoff.
+ */
+import { ConflictError, StrataError, validateProposal, type EntityRegistry, type ValidatedProposal } from '@strata/model';
+import { RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
+import type { LogRecord } from '@strata/log';
+import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
+import { decide, type ChangeLogDraft, type ProposalOutcome } from '../domain/decide';
+import { defaultAspectNames } from '../domain/default-aspects';
+import type { OutboxRelay } from './outbox-relay';
+
+export interface ProposalProcessorOptions {
+  readonly store: AspectStore;
+  readonly registry: EntityRegistry;
+  readonly serde: EventSerde;
+  readonly topics: TopicNames;
+  readonly relay: OutboxRelay;
+  /** The clock (injected). */
+  readonly now: () => number;
+  /** Actor recorded for proposals that name none (direct Kafka producers). */
+  readonly systemActor: string;
+  /** Largest serialized aspect accepted, in bytes. */
+  readonly maxAspectBytes: number;
+  /** How often a batch is re-decided after losing an optimistic-concurrency race before the log retries it. */
+  readonly maxConflictRetries?: number;
+}
+
+/** One record of a batch, decoded and validated as far as it goes: either a valid proposal or the reason it is not. */
+type Candidate = {
+  readonly record: LogRecord;
+  readonly proposalId: string;
+  readonly requestId: string | undefined;
+  readonly actor: string;
+  readonly decoded: MetadataChangeProposal | undefined;
+} & ({ readonly proposal: ValidatedProposal; readonly failure?: never } | { readonly proposal?: never; readonly failure: StrataError });
+
+export class ProposalProcessor {
+  private readonly maxConflictRetries: number;
+
+  constructor(private readonly options: ProposalProcessorOptions) {
+    this.maxConflictRetries = options.maxConflictRetries ?? 5;
+  }
+
+  /** The log's batch handler. Resolves once the batch's effects are durable in the store. */
+  async handleBatch(records: readonly LogRecord[]): Promise<void> {
+    const candidates = records.map((record) => this.prepare(record));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.applyOnce(candidates);
+        break;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= this.maxConflictRetries) throw error;
+      }
+    }
+    await this.options.relay.flush();
+  }
+
+  private prepare(record: LogRecord): Candidate {
+    const requestId = record.headers[RecordHeader.requestId];
+    const base = {
+      record,
+      requestId,
+      proposalId: requestId ?? `${record.topic}/${record.partition}/${record.offset}`,
+      actor: record.headers[RecordHeader.actor] ?? this.options.systemActor,
+    };
+    let decoded: MetadataChangeProposal | undefined;
+    try {
+      decoded = this.options.serde.proposal.decodeAny(record.value);
+      const proposal = validateProposal(this.options.registry, toProposalInput(decoded), {
+        maxAspectBytes: this.options.maxAspectBytes,
+      });
+      return { ...base, decoded, proposal };
+    } catch (error) {
+      if (!(error instanceof StrataError)) throw error;
+      return { ...base, decoded, failure: error };
+    }
+  }
+
+  /** Reads the state the batch needs, decides every proposal in order, and commits the lot atomically. */
+  private async applyOnce(candidates: readonly Candidate[]): Promise<void> {
+    const applied = await this.options.store.findApplied(candidates.map((candidate) => candidate.proposalId));
+    const pending = candidates.filter((candidate) => !applied.has(candidate.proposalId));
+    if (pending.length === 0) return;
+
+    const state = new BatchState(await this.options.store.getLatest(stateKeys(pending)));
+    const mutations: AspectMutation[] = [];
+    const outbox: OutboxRecord[] = [];
+    for (const candidate of pending) {
+      const headers = recordHeaders(candidate.record);
+      if (candidate.failure) {
+        const { code, message } = candidate.failure;
+        outbox.push(...this.rejection(candidate, { status: 'REJECTED', errorCode: code, error: message }, headers));
+        continue;
+      }
+      const urn = candidate.proposal.urn.toString();
+      const decision = decide(candidate.proposal, (aspect) => state.get(urn, aspect), {
+        now: this.options.now(),
+        actor: candidate.actor,
+      });
+      if (decision.outcome.status === 'REJECTED') {
+        outbox.push(...this.rejection(candidate, decision.outcome, headers));
+        continue;
+      }
+      state.apply(decision.mutations);
+      mutations.push(...decision.mutations);
+      outbox.push(...decision.changeLogs.map((draft) => this.changeLogRecord(draft, headers)));
+      if (candidate.requestId) outbox.push(this.outcomeRecord(candidate, decision.outcome, headers));
+    }
+    await this.options.store.commit({
+      mutations,
+      outbox,
+      appliedProposalIds: pending.map((candidate) => candidate.proposalId),
+    });
+  }
+
+  private changeLogRecord(draft: ChangeLogDraft, headers: Record<string, string>): OutboxRecord {
+    const { serde, topics } = this.options;
+    const generic = (value: object | undefined) =>
+      value === undefined ? null : { value: Buffer.from(JSON.stringify(value), 'utf8'), contentType: 'application/json' };
+    const systemMetadata = (value: Record<string, unknown> | undefined) =>
+      value === undefined ? null : serde.toSystemMetadataRecord(value);
+    return {
+      topic: draft.timeseries ? topics.metadataChangeLogTimeseries : topics.metadataChangeLogVersioned,
+      key: draft.entityUrn,
+      headers,
+      value: serde.changeLog.encode({
+        auditHeader: null,
+        entityType: draft.entityType,
+        entityUrn: draft.entityUrn,
+        entityKeyAspect: null,
+        changeType: draft.changeType,
+        aspectName: draft.aspectName,
+        aspect: generic(draft.aspect),
+        systemMetadata: systemMetadata(draft.systemMetadata),
+        headers: Object.keys(draft.headers).length > 0 ? { ...draft.headers } : null,
+        previousAspectValue: generic(draft.previousAspectValue),
+        previousSystemMetadata: systemMetadata(draft.previousSystemMetadata),
+        created: { time: draft.created.time, actor: draft.created.actor, impersonator: null, message: null },
+      }),
+    };
+  }
+
+  private outcomeRecord(candidate: Candidate, outcome: ProposalOutcome, headers: Record<string, string>): OutboxRecord {
+    const rejected = outcome.status === 'REJECTED';
+    return {
+      topic: this.options.topics.metadataChangeProposalOutcome,
+      key: candidate.record.key,
+      headers,
+      value: this.options.serde.outcome.encode({
+        requestId: candidate.requestId ?? candidate.proposalId,
+        entityType: candidate.decoded?.entityType ?? '',
+        entityUrn: candidate.decoded?.entityUrn ?? candidate.record.key,
+        aspectName: candidate.decoded?.aspectName ?? null,
+        status: outcome.status,
+        version: !rejected && outcome.version !== undefined ? outcome.version : null,
+        errorCode: rejected ? outcome.errorCode : null,
+        error: rejected ? outcome.error : null,
+        timestampMillis: this.options.now(),
+      }),
+    };
+  }
+
+  /** A REJECTED outcome (for proposals with a request id) and a failed-proposal record with the reason. */
+  private rejection(
+    candidate: Candidate,
+    outcome: Extract<ProposalOutcome, { status: 'REJECTED' }>,
+    headers: Record<string, string>,
+  ): OutboxRecord[] {
+    const failed: OutboxRecord = {
+      topic: this.options.topics.failedMetadataChangeProposal,
+      key: candidate.record.key,
+      headers,
+      value: this.options.serde.failedProposal.encode({
+        auditHeader: null,
+        metadataChangeProposal: candidate.decoded ?? undecodedPlaceholder(candidate.record),
+        error: outcome.error,
+      }),
+    };
+    return candidate.requestId ? [failed, this.outcomeRecord(candidate, outcome, headers)] : [failed];
+  }
+}
+
+/** The latest values a batch reads, updated in memory as its decisions are made so later proposals see earlier ones. */
+class BatchState {
+  private readonly latest = new Map<string, StoredAspect | undefined>();
+
+  constructor(loaded: readonly StoredAspect[]) {
+    for (const row of loaded) this.latest.set(keyOf(row.urn, row.aspect), row);
+  }
+
+  /** Only keys loaded by {@link stateKeys} are ever asked for; anything not found is absent. */
+  get(urn: string, aspect: string): StoredAspect | undefined {
+    return this.latest.get(keyOf(urn, aspect));
+  }
+
+  apply(mutations: readonly AspectMutation[]): void {
+    for (const mutation of mutations) {
+      switch (mutation.kind) {
+        case 'put':
+          this.latest.set(keyOf(mutation.urn, mutation.aspect), { urn: mutation.urn, aspect: mutation.aspect, ...mutation.row });
+          break;
+        case 'deleteAspect':
+          this.latest.set(keyOf(mutation.urn, mutation.aspect), undefined);
+          break;
+        case 'deleteEntity':
+          for (const key of this.latest.keys()) if (key.startsWith(`${mutation.urn}\u0000`)) this.latest.set(key, undefined);
+          break;
+        case 'putTimeseries':
+          break;
+      }
+    }
+  }
+}
+
+function keyOf(urn: string, aspect: string): string {
+  return `${urn}\u0000${aspect}`;
+}
+
+/** Every (urn, aspect) a decision about these proposals may read: the aspect, the key, and the default aspects. */
+function stateKeys(candidates: readonly Candidate[]): AspectKey[] {
+  const keys = new Map<string, AspectKey>();
+  for (const { proposal } of candidates) {
+    if (!proposal) continue;
+    const urn = proposal.urn.toString();
+    for (const aspect of [proposal.aspect.name, proposal.entity.keyAspect.name, ...defaultAspectNames]) {
+      keys.set(keyOf(urn, aspect), { urn, aspect });
+    }
+  }
+  return [...keys.values()];
+}
+
+/** The proposal in the JSON shape `validateProposal` reads (as clients send it over HTTP). */
+function toProposalInput(record: MetadataChangeProposal): Record<string, unknown> {
+  return {
+    entityType: record.entityType,
+    entityUrn: record.entityUrn ?? undefined,
+    changeType: record.changeType,
+    aspectName: record.aspectName ?? undefined,
+    aspect: record.aspect
+      ? { value: record.aspect.value.toString('utf8'), contentType: record.aspect.contentType }
+      : undefined,
+    systemMetadata: record.systemMetadata ? withoutNulls(record.systemMetadata) : undefined,
+    headers: record.headers ?? undefined,
+  };
+}
+
+function withoutNulls(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined));
+}
+
+function recordHeaders(record: LogRecord): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of [RecordHeader.requestId, RecordHeader.actor, RecordHeader.traceId]) {
+    const value = record.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+/** What the failed-proposal record carries for bytes that never decoded: the raw value, and the record's key. */
+function undecodedPlaceholder(record: LogRecord): MetadataChangeProposal {
+  return {
+    auditHeader: null,
+    entityType: 'unknown',
+    entityUrn: record.key,
+    entityKeyAspect: null,
+    changeType: 'UPSERT',
+    aspectName: null,
+    aspect: { value: record.value, contentType: 'application/octet-stream' },
+    systemMetadata: null,
+    headers: null,
+  };
+}

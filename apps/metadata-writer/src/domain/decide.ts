@@ -1,0 +1,231 @@
+import type { ErrorCode, JsonObject, ValidatedProposal } from '@strata/model';
+import type { AspectMutation, StoredAspect } from '@strata/store';
+import { defaultAspects } from './default-aspects';
+import { jsonEqual } from './json-equal';
+
+/** DataHub's run id for writes that name none (`Constants.DEFAULT_RUN_ID`). */
+export const defaultRunId = 'no-run-id-provided';
+
+/** What the writer knows when it decides: the time and who asked. Injected, never read from the environment. */
+export interface DecisionContext {
+  readonly now: number;
+  readonly actor: string;
+}
+
+/** The latest stored value of an aspect of the proposal's entity, or undefined when absent. */
+export type CurrentAspect = (aspect: string) => StoredAspect | undefined;
+
+/** A change log to emit, in domain terms; the consumer encodes it as a MetadataChangeLog record. */
+export interface ChangeLogDraft {
+  readonly timeseries: boolean;
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly changeType: 'UPSERT' | 'DELETE';
+  readonly aspectName: string;
+  readonly aspect: JsonObject | undefined;
+  readonly systemMetadata: JsonObject | undefined;
+  readonly previousAspectValue: JsonObject | undefined;
+  readonly previousSystemMetadata: JsonObject | undefined;
+  readonly created: { readonly time: number; readonly actor: string };
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type ProposalOutcome =
+  | { readonly status: 'APPLIED' | 'UNCHANGED'; readonly version: number | undefined }
+  | { readonly status: 'REJECTED'; readonly errorCode: ErrorCode; readonly error: string };
+
+export interface Decision {
+  /** Applied atomically, in order. */
+  readonly mutations: readonly AspectMutation[];
+  readonly changeLogs: readonly ChangeLogDraft[];
+  readonly outcome: ProposalOutcome;
+}
+
+/**
+ * Decides what a validated proposal changes, given the current state of its entity. Pure: no I/O, no clock.
+ *
+ * - A new entity (no key aspect stored) gets its key aspect and DataHub's default aspects first, each with a change log.
+ * - UPSERT of a value equal to the latest creates no version and no change log; only the latest's system metadata moves
+ *   (`lastObserved`, `lastRunId`). A different value becomes version N + 1 (see `AspectStore` for the layout).
+ * - CREATE fails when the aspect exists; CREATE_ENTITY fails when the entity exists.
+ * - DELETE of an aspect removes it (every version) and emits a DELETE change log carrying the previous value; DELETE of
+ *   the key aspect removes the entity. Deleting what is absent changes nothing.
+ * - Timeseries aspects are not versioned: each value is kept under its `timestampMillis` and emitted on the timeseries
+ *   change log.
+ */
+export function decide(proposal: ValidatedProposal, current: CurrentAspect, context: DecisionContext): Decision {
+  const builder = new DecisionBuilder(proposal, context);
+  const { aspect, changeType } = proposal;
+  const entityExists = current(proposal.entity.keyAspect.name) !== undefined;
+
+  if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists);
+  if (changeType === 'CREATE_ENTITY' && entityExists) {
+    return builder.reject('validation', `Cannot perform CREATE_ENTITY since the entity already exists: ${proposal.urn.toString()}`);
+  }
+  if (changeType === 'CREATE' && current(aspect.name) !== undefined) {
+    return builder.reject('validation', `Cannot perform CREATE since the aspect already exists: ${aspect.name} of ${proposal.urn.toString()}`);
+  }
+  const value = proposal.value;
+  if (value === undefined) throw new Error(`A ${changeType} proposal was validated without a value`);
+
+  if (!entityExists) builder.createEntity(current);
+  if (aspect.kind === 'timeseries') return builder.putTimeseries(value);
+  return builder.put(aspect.name, value, current(aspect.name));
+}
+
+function decideDelete(
+  builder: DecisionBuilder,
+  proposal: ValidatedProposal,
+  current: CurrentAspect,
+  entityExists: boolean,
+): Decision {
+  if (proposal.aspect.kind === 'timeseries') {
+    return builder.reject('validation', `ChangeType DELETE is not supported for timeseries aspect ${proposal.aspect.name}`);
+  }
+  if (proposal.aspect.isKey) return entityExists ? builder.deleteEntity(current) : builder.unchanged(undefined);
+  const existing = current(proposal.aspect.name);
+  return existing ? builder.deleteAspect(existing) : builder.unchanged(undefined);
+}
+
+/** Accumulates the mutations and change logs of one decision. */
+class DecisionBuilder {
+  private readonly mutations: AspectMutation[] = [];
+  private readonly changeLogs: ChangeLogDraft[] = [];
+  private readonly urn: string;
+  private readonly systemMetadata: JsonObject;
+
+  constructor(
+    private readonly proposal: ValidatedProposal,
+    private readonly context: DecisionContext,
+  ) {
+    this.urn = proposal.urn.toString();
+    this.systemMetadata = stampSystemMetadata(proposal.systemMetadata, context.now);
+  }
+
+  /** Writes the key aspect and the default aspects of a new entity, unless the proposal itself supplies them. */
+  createEntity(current: CurrentAspect): void {
+    const { entity, aspect } = this.proposal;
+    const key = entity.keyFromUrn(this.proposal.urn);
+    if (!aspect.isKey) this.write(entity.keyAspect.name, key, undefined);
+    for (const missing of defaultAspects(entity, key)) {
+      if (missing.aspect !== aspect.name && current(missing.aspect) === undefined) {
+        this.write(missing.aspect, missing.value, undefined);
+      }
+    }
+  }
+
+  put(aspectName: string, value: JsonObject, existing: StoredAspect | undefined): Decision {
+    if (existing && jsonEqual(existing.value, value)) {
+      const observed = {
+        ...existing.systemMetadata,
+        lastObserved: this.systemMetadata['lastObserved'],
+        lastRunId: this.systemMetadata['runId'],
+      };
+      if (!jsonEqual(observed, existing.systemMetadata)) {
+        this.mutations.push({
+          kind: 'put',
+          urn: this.urn,
+          aspect: aspectName,
+          expectedVersion: existing.version,
+          row: { ...existing, systemMetadata: observed },
+        });
+      }
+      return this.finish({ status: 'UNCHANGED', version: existing.version });
+    }
+    const version = this.write(aspectName, value, existing);
+    return this.finish({ status: 'APPLIED', version });
+  }
+
+  putTimeseries(value: JsonObject): Decision {
+    const timestampMillis = value['timestampMillis'];
+    if (typeof timestampMillis !== 'number') {
+      return this.reject('validation', 'Input timeseries aspect does not contain a timestampMillis field');
+    }
+    const aspectName = this.proposal.aspect.name;
+    this.mutations.push({
+      kind: 'putTimeseries',
+      value: {
+        urn: this.urn,
+        aspect: aspectName,
+        timestampMillis,
+        value,
+        systemMetadata: this.systemMetadata,
+        createdOn: this.context.now,
+        createdBy: this.context.actor,
+      },
+    });
+    this.log(aspectName, 'UPSERT', value, this.systemMetadata, undefined, true);
+    return this.finish({ status: 'APPLIED', version: undefined });
+  }
+
+  deleteAspect(existing: StoredAspect): Decision {
+    this.mutations.push({ kind: 'deleteAspect', urn: this.urn, aspect: existing.aspect, expectedVersion: existing.version });
+    this.log(existing.aspect, 'DELETE', undefined, this.systemMetadata, existing, false);
+    return this.finish({ status: 'APPLIED', version: undefined });
+  }
+
+  deleteEntity(current: CurrentAspect): Decision {
+    const keyName = this.proposal.entity.keyAspect.name;
+    this.mutations.push({ kind: 'deleteEntity', urn: this.urn });
+    this.log(keyName, 'DELETE', undefined, this.systemMetadata, current(keyName), false);
+    return this.finish({ status: 'APPLIED', version: undefined });
+  }
+
+  unchanged(version: number | undefined): Decision {
+    return this.finish({ status: 'UNCHANGED', version });
+  }
+
+  reject(errorCode: ErrorCode, error: string): Decision {
+    return { mutations: [], changeLogs: [], outcome: { status: 'REJECTED', errorCode, error } };
+  }
+
+  /** Writes a new version of an aspect and logs it; returns the new ordinal. */
+  private write(aspectName: string, value: JsonObject, existing: StoredAspect | undefined): number {
+    const expectedVersion = existing?.version ?? 0;
+    const version = expectedVersion + 1;
+    const systemMetadata = { ...this.systemMetadata, version: String(version) };
+    this.mutations.push({
+      kind: 'put',
+      urn: this.urn,
+      aspect: aspectName,
+      expectedVersion,
+      row: { version, value, systemMetadata, createdOn: this.context.now, createdBy: this.context.actor },
+    });
+    this.log(aspectName, 'UPSERT', value, systemMetadata, existing, false);
+    return version;
+  }
+
+  private log(
+    aspectName: string,
+    changeType: ChangeLogDraft['changeType'],
+    aspect: JsonObject | undefined,
+    systemMetadata: JsonObject,
+    previous: StoredAspect | undefined,
+    timeseries: boolean,
+  ): void {
+    this.changeLogs.push({
+      timeseries,
+      entityType: this.proposal.entity.name,
+      entityUrn: this.urn,
+      changeType,
+      aspectName,
+      aspect,
+      systemMetadata,
+      previousAspectValue: previous?.value,
+      previousSystemMetadata: previous?.systemMetadata,
+      created: { time: this.context.now, actor: this.context.actor },
+      headers: this.proposal.headers,
+    });
+  }
+
+  private finish(outcome: ProposalOutcome): Decision {
+    return { mutations: this.mutations, changeLogs: this.changeLogs, outcome };
+  }
+}
+
+/** System metadata as DataHub stamps it: `lastObserved` defaults to now, `runId` to the default run id. */
+export function stampSystemMetadata(given: JsonObject | undefined, now: number): JsonObject {
+  const runId = typeof given?.['runId'] === 'string' ? given['runId'] : defaultRunId;
+  const lastObserved = typeof given?.['lastObserved'] === 'number' && given['lastObserved'] > 0 ? given['lastObserved'] : now;
+  return { ...given, lastObserved, runId, lastRunId: runId };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { defineRoute, restliListParam, type Route } from '@strata/http';
+import type { EntityReader, ReadAspect, ReadEntity } from '../reads/entity-reader';
+
+const urnKey = { name: 'urn', description: 'Entity URN, raw or percent-encoded.' };
+
+/** The primary-store reads the writer owns: `GET /entitiesV2`, `GET /entities`, `GET /aspects`. */
+export function readRoutes(reader: EntityReader): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      resource: '/entitiesV2',
+      key: urnKey,
+      family: 'restli',
+      summary: 'Latest aspects of an entity (version 2 shape).',
+      description: 'The key aspect is always included; `aspects=List(a,b)` limits the other aspects returned.',
+      query: z.object({ aspects: restliListParam().optional() }),
+      handle: async ({ query, key }) => ({ body: entityV2Body(await reader.getEntity(key ?? '', query.aspects)) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/entitiesV2',
+      family: 'restli',
+      summary: 'Latest aspects of several entities (Rest.li batch get).',
+      query: z.object({ ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)), aspects: restliListParam().optional() }),
+      handle: async ({ query }) => {
+        const results: Record<string, unknown> = {};
+        for (const urn of query.ids) results[urn] = entityV2Body(await reader.getEntity(urn, query.aspects));
+        return { body: { results, statuses: {}, errors: {} } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/entities',
+      key: urnKey,
+      family: 'restli',
+      summary: 'Latest aspects of an entity as a legacy snapshot (deprecated).',
+      query: z.object({ aspects: restliListParam().optional() }),
+      handle: async ({ query, key }) => ({ body: snapshotBody(await reader.getEntity(key ?? '', query.aspects)) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/aspects',
+      key: urnKey,
+      family: 'restli',
+      summary: 'One version of one aspect: 0 (the default) is the latest; negative counts back from it.',
+      query: z.object({
+        aspect: z.string().min(1),
+        version: z.coerce.number().int().safe().default(0),
+      }),
+      handle: async ({ query, key }) => {
+        const found = await reader.getVersion(key ?? '', query.aspect, query.version);
+        return { body: { version: found.requested, aspect: { [found.spec.recordName]: found.value } } };
+      },
+    }),
+  ];
+}
+
+function entityV2Body({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {
+  return {
+    urn: urn.toString(),
+    entityName: entity.name,
+    aspects: Object.fromEntries(aspects.map((aspect) => [aspect.spec.name, envelopedAspect(aspect)])),
+  };
+}
+
+function envelopedAspect(aspect: ReadAspect): Record<string, unknown> {
+  return {
+    name: aspect.spec.name,
+    type: 'VERSIONED',
+    version: 0,
+    value: aspect.value,
+    ...(aspect.created ? { created: aspect.created } : {}),
+    ...(aspect.systemMetadata ? { systemMetadata: aspect.systemMetadata } : {}),
+  };
+}
+
+/**
+ * The legacy snapshot: `{value: {<snapshot record>: {urn, aspects: [{<aspect record>: value}]}}}`, key aspect first.
+ * The glossary term snapshot also carries each aspect as a direct member named after it (`glossaryTermInfo`,
+ * `ownership`), the shape DataHub's documentation shows for it.
+ */
+function snapshotBody({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {
+  const snapshot: Record<string, unknown> = {
+    urn: urn.toString(),
+    aspects: aspects.map((aspect) => ({ [aspect.spec.recordName]: aspect.value })),
+  };
+  if (entity.name === 'glossaryTerm') {
+    for (const aspect of aspects) if (!aspect.spec.isKey) snapshot[aspect.spec.name] = aspect.value;
+  }
+  const snapshotName = entity.snapshotRecordName ?? `com.linkedin.metadata.snapshot.${upperFirst(entity.name)}Snapshot`;
+  return { value: { [snapshotName]: snapshot } };
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

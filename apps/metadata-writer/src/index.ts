@@ -1,0 +1,2 @@
+export { createMetadataWriterService } from './metadata-writer-service';
+export type { MetadataWriterService, MetadataWriterServiceOptions } from './metadata-writer-service';

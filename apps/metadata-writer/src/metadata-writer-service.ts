@@ -1,0 +1,74 @@
+import type { EntityRegistry } from '@strata/model';
+import type { EventSerde, TopicNames } from '@strata/events';
+import type { MessageLog, Subscription } from '@strata/log';
+import type { AspectStore } from '@strata/store';
+import type { Route } from '@strata/http';
+import { OutboxRelay } from './consumers/outbox-relay';
+import { ProposalProcessor } from './consumers/proposal-processor';
+import { readRoutes } from './http/read-routes';
+import { EntityReader } from './reads/entity-reader';
+
+export interface MetadataWriterServiceOptions {
+  readonly log: MessageLog;
+  readonly store: AspectStore;
+  readonly registry: EntityRegistry;
+  readonly serde: EventSerde;
+  readonly topics: TopicNames;
+  readonly now: () => number;
+  readonly logger: { warn(details: object, message: string): void };
+  /** Consumer group of the writers (DataHub's mce-consumer uses `generic-mce-consumer-job-client`). */
+  readonly groupId: string;
+  /** Actor recorded for proposals that name none. */
+  readonly systemActor: string;
+  readonly maxAspectBytes: number;
+  /** Largest batch of proposals applied in one store commit. */
+  readonly maxBatchSize: number;
+}
+
+export interface MetadataWriterService {
+  /** The primary-store reads this service owns. */
+  readonly routes: readonly Route[];
+  /** Publishes any outbox left by a previous run, then starts consuming proposals. */
+  start(): Promise<void>;
+  /** Stops consuming (finishing the batch in hand) and publishing. */
+  stop(): Promise<void>;
+}
+
+/** The metadata writer: consumes proposals, keeps versioned aspects in the primary store, emits change logs. */
+export function createMetadataWriterService(options: MetadataWriterServiceOptions): MetadataWriterService {
+  const relay = new OutboxRelay({
+    store: options.store,
+    log: options.log,
+    onError: (error) => {
+      options.logger.warn({ err: error }, 'publishing the outbox failed; retrying');
+    },
+  });
+  const processor = new ProposalProcessor({
+    store: options.store,
+    registry: options.registry,
+    serde: options.serde,
+    topics: options.topics,
+    relay,
+    now: options.now,
+    systemActor: options.systemActor,
+    maxAspectBytes: options.maxAspectBytes,
+  });
+  let subscription: Subscription | undefined;
+  return {
+    routes: readRoutes(new EntityReader(options.store, options.registry)),
+    async start() {
+      await relay.flush();
+      subscription = await options.log.subscribe({
+        groupId: options.groupId,
+        topics: [options.topics.metadataChangeProposal],
+        maxBatchSize: options.maxBatchSize,
+        handleBatch: (records) => processor.handleBatch(records),
+      });
+    },
+    async stop() {
+      await subscription?.stop();
+      subscription = undefined;
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import {
+  BadRequestError,
+  InvalidUrnError,
+  NotFoundError,
+  parseUrn,
+  type AspectSpec,
+  type EntityRegistry,
+  type EntitySpec,
+  type JsonObject,
+  type Urn,
+} from '@strata/model';
+import type { AspectStore } from '@strata/store';
+
+/** An aspect as read: its latest stored version, or the key aspect derived from the URN of an entity never written. */
+export interface ReadAspect {
+  readonly spec: AspectSpec;
+  readonly version: number;
+  readonly value: JsonObject;
+  readonly systemMetadata: JsonObject | undefined;
+  readonly created: { readonly time: number; readonly actor: string } | undefined;
+}
+
+export interface ReadEntity {
+  readonly urn: Urn;
+  readonly entity: EntitySpec;
+  /** Key aspect first, then the others in the registry's order. */
+  readonly aspects: readonly ReadAspect[];
+}
+
+/**
+ * Reads entities and aspect versions from the primary store. Like DataHub, an entity read always includes the key
+ * aspect — derived from the URN when nothing was ever written — so an unknown URN reads as its key alone.
+ */
+export class EntityReader {
+  constructor(
+    private readonly store: AspectStore,
+    private readonly registry: EntityRegistry,
+  ) {}
+
+  async getEntity(urnText: string, aspectNames?: readonly string[]): Promise<ReadEntity> {
+    const { urn, entity } = this.resolve(urnText);
+    const requested = aspectNames?.map((name) => this.aspectOf(entity, name));
+    const versioned = (requested ?? entity.aspects).filter((spec) => spec.kind === 'versioned').map((spec) => spec.name);
+    const rows = await this.store.getEntity(urn.toString(), versioned);
+    const byName = new Map(rows.map((row) => [row.aspect, row]));
+    const aspects: ReadAspect[] = [];
+    const keyRow = byName.get(entity.keyAspect.name);
+    aspects.push(
+      keyRow
+        ? readAspect(entity.keyAspect, keyRow)
+        : { spec: entity.keyAspect, version: 0, value: entity.keyFromUrn(urn), systemMetadata: undefined, created: undefined },
+    );
+    for (const spec of entity.aspects) {
+      const row = byName.get(spec.name);
+      if (row && !spec.isKey) aspects.push(readAspect(spec, row));
+    }
+    return { urn, entity, aspects };
+  }
+
+  /**
+   * One version of an aspect: 0 is the latest, N ≥ 1 that ordinal, and a negative number counts back from the latest
+   * historical version (-1 is the one before the latest), as DataHub does. NotFoundError when there is none.
+   */
+  async getVersion(urnText: string, aspectName: string, version: number): Promise<ReadAspect & { requested: number }> {
+    const { urn, entity } = this.resolve(urnText);
+    const spec = this.aspectOf(entity, aspectName);
+    if (spec.kind === 'timeseries') {
+      throw new BadRequestError(`Aspect ${aspectName} is a timeseries aspect; read it with getTimeseriesAspectValues`);
+    }
+    const notFound = () => new NotFoundError(`No version ${version} of aspect ${aspectName} for ${urn.toString()}`);
+    let ordinal = version;
+    if (version < 0) {
+      const latest = await this.store.getVersion(urn.toString(), aspectName, 0);
+      ordinal = latest ? latest.version + version : 0;
+      if (ordinal < 1) throw notFound();
+    }
+    const row = await this.store.getVersion(urn.toString(), aspectName, ordinal);
+    if (!row) throw notFound();
+    return { ...readAspect(spec, row), requested: version < 0 ? ordinal : version };
+  }
+
+  private resolve(urnText: string): { urn: Urn; entity: EntitySpec } {
+    let urn: Urn;
+    try {
+      urn = parseUrn(urnText);
+    } catch (error) {
+      if (error instanceof InvalidUrnError) throw new BadRequestError(error.message, { cause: error });
+      throw error;
+    }
+    const entity = this.registry.entity(urn.entityType);
+    if (!entity) throw new BadRequestError(`Unknown entity type ${urn.entityType} in URN ${urnText}`);
+    return { urn, entity };
+  }
+
+  private aspectOf(entity: EntitySpec, name: string): AspectSpec {
+    const spec = entity.aspect(name);
+    if (!spec) throw new BadRequestError(`Unknown aspect ${name} for entity ${entity.name}`);
+    return spec;
+  }
+}
+
+function readAspect(
+  spec: AspectSpec,
+  row: { version: number; value: JsonObject; systemMetadata: JsonObject; createdOn: number; createdBy: string },
+): ReadAspect {
+  return {
+    spec,
+    version: row.version,
+    value: row.value,
+    systemMetadata: row.systemMetadata,
+    created: { time: row.createdOn, actor: row.createdBy },
+  };
+}

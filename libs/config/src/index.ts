@@ -1,0 +1,1 @@
+export { ConfigError, describeConfig, env, loadConfig } from './load-config';

@@ -1,0 +1,24 @@
+/**
+ * The log's topics. Names are DataHub's (`Topics.java`) so that DataHub producers and consumers interoperate; each is
+ * overridable by configuration (the environment variables are DataHub's too, see each service's config).
+ */
+export interface TopicNames {
+  /** Proposals to apply, keyed by entity URN. Written by the gateway and by any Kafka producer. */
+  readonly metadataChangeProposal: string;
+  /** Proposals the writer could not apply, with the reason. */
+  readonly failedMetadataChangeProposal: string;
+  /** Changes to versioned aspects, keyed by entity URN. */
+  readonly metadataChangeLogVersioned: string;
+  /** Changes to timeseries aspects, keyed by entity URN. */
+  readonly metadataChangeLogTimeseries: string;
+  /** One outcome per proposal that carried a request id (Strata's own topic). */
+  readonly metadataChangeProposalOutcome: string;
+}
+
+export const defaultTopicNames: TopicNames = {
+  metadataChangeProposal: 'MetadataChangeProposal_v1',
+  failedMetadataChangeProposal: 'FailedMetadataChangeProposal_v1',
+  metadataChangeLogVersioned: 'MetadataChangeLog_Versioned_v1',
+  metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
+  metadataChangeProposalOutcome: 'MetadataChangeProposalOutcome_v1',
+};

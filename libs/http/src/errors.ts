@@ -1,0 +1,80 @@
+import { StrataError, type ErrorCode } from '@strata/model';
+
+/** The two error-body families of the public interface (DESIGN.md §7). */
+export type EndpointFamily = 'restli' | 'openapi';
+
+const statusByCode: Record<ErrorCode, number> = {
+  'bad-request': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'payload-too-large': 413,
+  validation: 422,
+  unavailable: 503,
+  timeout: 504,
+};
+
+/** HTTP status of a typed error. */
+export function statusOfCode(code: ErrorCode): number {
+  return statusByCode[code];
+}
+
+/** Errors from body parsing (express/raw-body) carry their own 4xx status and an `expose` flag. */
+interface HttpLibraryError {
+  status: number;
+  expose: boolean;
+  type?: string;
+  limit?: number;
+  message: string;
+}
+
+function isHttpLibraryError(error: unknown): error is HttpLibraryError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { status?: unknown }).status === 'number' &&
+    (error as { expose?: unknown }).expose === true
+  );
+}
+
+/** What a client is told about an error: its status and a message fit to show it. */
+export interface ClientError {
+  readonly status: number;
+  readonly message: string;
+}
+
+/**
+ * Maps any error to what the client sees. Typed errors keep their message; errors raised by the HTTP libraries for bad
+ * input keep their 4xx status; anything else is a 500 whose details stay in the server log.
+ */
+export function toClientError(error: unknown): ClientError {
+  if (error instanceof StrataError) return { status: statusOfCode(error.code), message: error.message };
+  if (isHttpLibraryError(error)) {
+    if (error.type === 'entity.too.large') {
+      return { status: 413, message: `Request body is larger than the limit of ${error.limit ?? '?'} bytes` };
+    }
+    return { status: error.status, message: error.message };
+  }
+  return { status: 500, message: 'Internal server error occurred' };
+}
+
+const restliExceptionClass = 'com.linkedin.restli.server.RestLiServiceException';
+
+/** DataHub's Rest.li error body. `stackTrace` holds only the one-line summary clients print; no server internals. */
+export function restliErrorBody({ status, message }: ClientError): Record<string, unknown> {
+  return {
+    exceptionClass: restliExceptionClass,
+    stackTrace: `${restliExceptionClass} [HTTP Status:${status}]: ${message}`,
+    message,
+    status,
+  };
+}
+
+/** The OpenAPI family's error body. */
+export function openapiErrorBody({ message }: ClientError): Record<string, unknown> {
+  return { error: message };
+}
+
+/** Header Rest.li clients check to recognise an error response. */
+export const restliErrorHeader = 'X-RestLi-Error-Response';

@@ -1,0 +1,12 @@
+export { createErrorHandler, notFoundHandler, sendError } from './error-handler';
+export type { HttpLogger } from './error-handler';
+export { openapiErrorBody, restliErrorBody, restliErrorHeader, statusOfCode, toClientError } from './errors';
+export type { ClientError, EndpointFamily } from './errors';
+export { listen } from './http-server';
+export type { RunningServer } from './http-server';
+export { familyOfPath, jsonBody, mountRoutes } from './mount-routes';
+export { createRequestContextFactory } from './request-context';
+export type { RequestContextOptions } from './request-context';
+export { booleanParam, parseRestliList, restliListParam } from './restli-params';
+export { defineRoute, describeIssues } from './route';
+export type { RawRouteInput, RequestContext, Route, RouteDefinition, RouteResponse } from './route';

@@ -1,0 +1,116 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
+import type { EndpointFamily } from './errors';
+import type { RequestContext, Route } from './route';
+
+/** Response header naming the Rest.li protocol version Strata speaks. */
+const restliProtocolHeader = 'X-RestLi-Protocol-Version';
+
+/**
+ * Mounts declared routes on a router. Routes sharing a method and resource are told apart by their Rest.li `action`
+ * (`POST /aspects?action=ingestProposal`); a resource with a key takes the rest of the path as a URN, raw or
+ * percent-encoded, slashes included. Errors go to `next` for the error handler of {@link createErrorHandler}.
+ */
+export function mountRoutes(
+  router: Router,
+  routes: readonly Route[],
+  contextFor: (request: Request) => RequestContext,
+): Router {
+  const groups = new Map<string, Route[]>();
+  for (const route of routes) {
+    const path = route.key ? `${route.resource}/*${route.key.name}` : route.resource;
+    const group = groups.get(path) ?? [];
+    group.push(route);
+    groups.set(path, group);
+  }
+  for (const [path, group] of groups) {
+    router.all(path, (request, response, next) => {
+      const family = group[0]?.family ?? 'restli';
+      response.locals['family'] = family;
+      dispatch(group, request, response, contextFor)
+        .then(() => undefined)
+        .catch(next);
+    });
+  }
+  return router;
+}
+
+async function dispatch(
+  group: readonly Route[],
+  request: Request,
+  response: Response,
+  contextFor: (request: Request) => RequestContext,
+): Promise<void> {
+  const route = select(group, request, response);
+  if (!route) return;
+  const { action: _action, ...query } = request.query as Record<string, unknown>;
+  const first = group[0];
+  const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
+  const context = contextFor(request);
+  const result = await route.invoke({ query, body: request.body as unknown, key, context });
+  response.setHeader('X-Request-Id', context.requestId);
+  if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
+  response.status(result.status ?? 200);
+  if (result.body === undefined) response.end();
+  else response.json(result.body);
+}
+
+function select(group: readonly Route[], request: Request, response: Response): Route | undefined {
+  const byMethod = group.filter((route) => route.method === request.method);
+  if (byMethod.length === 0) {
+    const allowed = [...new Set(group.map((route) => route.method))].join(', ');
+    response.setHeader('Allow', allowed);
+    throw new MethodNotAllowedError(`Method ${request.method} is not supported here; use ${allowed}`);
+  }
+  const actions = byMethod.filter((route) => route.action !== undefined);
+  if (actions.length === 0) return byMethod[0];
+  const requested = request.query['action'];
+  const names = actions.map((route) => route.action).join(', ');
+  if (typeof requested !== 'string' || requested === '') {
+    throw new BadRequestError(`Missing required query parameter 'action'; one of: ${names}`);
+  }
+  const route = actions.find((candidate) => candidate.action === requested);
+  if (!route) throw new BadRequestError(`Unknown action '${requested}'; one of: ${names}`);
+  return route;
+}
+
+/** 405: the resource exists but not with this method. */
+class MethodNotAllowedError extends Error {
+  readonly status = 405;
+  readonly expose = true;
+}
+
+/**
+ * Reads every request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
+ * `application/x-www-form-urlencoded`). An empty body is `undefined`; over `limitBytes` is a 413; bad JSON a 400.
+ */
+export function jsonBody(limitBytes: number) {
+  const raw = express.raw({ type: () => true, limit: limitBytes });
+  return (request: Request, response: Response, next: NextFunction): void => {
+    raw(request, response, (error?: unknown) => {
+      if (error) {
+        next(error);
+        return;
+      }
+      const buffer: unknown = request.body;
+      if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
+        request.body = undefined;
+        next();
+        return;
+      }
+      try {
+        request.body = JSON.parse(buffer.toString('utf8')) as unknown;
+        next();
+      } catch (parseError) {
+        const detail = parseError instanceof Error ? parseError.message : String(parseError);
+        next(new BadRequestError(`Request body is not valid JSON: ${detail}`));
+      }
+    });
+  };
+}
+
+/** Which error body a path answers with when no route claimed it. */
+export function familyOfPath(path: string): EndpointFamily {
+  return path.startsWith('/openapi/') ? 'openapi' : 'restli';
+}

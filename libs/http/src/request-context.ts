@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import type { RequestContext } from './route';
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+const traceparentPattern = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+export interface RequestContextOptions {
+  /** Generates request and trace ids (injected: tests pass a deterministic one). */
+  readonly newId: () => string;
+  /** The actor of a request. Until authentication is configured, the anonymous actor. */
+  readonly actorOf: (request: Request) => string;
+}
+
+/** Builds the context of a request: ids for correlation (taken from the client when valid), actor, origin. */
+export function createRequestContextFactory({ newId, actorOf }: RequestContextOptions) {
+  return (request: Request): RequestContext => {
+    const header = (name: string) => request.get(name);
+    const givenRequestId = header('X-Request-Id');
+    const requestId = givenRequestId && requestIdPattern.test(givenRequestId) ? givenRequestId : newId();
+    const traceparent = traceparentPattern.exec(header('traceparent') ?? '');
+    const givenTraceId = header('X-Trace-Id');
+    const traceId =
+      traceparent?.[1] ?? (givenTraceId && requestIdPattern.test(givenTraceId) ? givenTraceId : requestId);
+    return {
+      requestId,
+      traceId,
+      actor: actorOf(request),
+      sourceIp: request.ip,
+      userAgent: header('User-Agent'),
+      header,
+    };
+  };
+}

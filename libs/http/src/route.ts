@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import { BadRequestError } from '@strata/model';
+import type { EndpointFamily } from './errors';
+
+/** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
+export interface RequestContext {
+  /** From the `X-Request-Id` header when valid, otherwise generated. Echoed in the response. */
+  readonly requestId: string;
+  /** From `traceparent` / `X-Trace-Id`, otherwise generated. */
+  readonly traceId: string;
+  /** URN of the authenticated actor (or the anonymous actor when authentication is off). */
+  readonly actor: string;
+  readonly sourceIp: string | undefined;
+  readonly userAgent: string | undefined;
+  /** A request header, case-insensitive. */
+  header(name: string): string | undefined;
+}
+
+export interface RouteResponse {
+  /** Default 200. */
+  readonly status?: number;
+  /** Serialized as JSON; undefined sends an empty body (Rest.li void actions). */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The raw parts of a request, before the route's schemas parse them. */
+export interface RawRouteInput {
+  readonly query: Record<string, unknown>;
+  readonly body: unknown;
+  /** The URN key after the resource path (`/entitiesV2/<urn>`), percent-decoded once. */
+  readonly key: string | undefined;
+  readonly context: RequestContext;
+}
+
+/**
+ * One endpoint, declared once: its address, its inputs' schemas and its handler. The same declarations mount the
+ * routes and document them (`/restli/docs`, OpenAPI), so the two cannot drift.
+ */
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The resource path, e.g. `/aspects`. */
+  readonly resource: string;
+  /** Present when the path continues with an entity key: `/entitiesV2/{urn}`. */
+  readonly key: { readonly name: string; readonly description: string } | undefined;
+  /** The Rest.li action (`?action=`), when the resource dispatches on it. */
+  readonly action: string | undefined;
+  readonly family: EndpointFamily;
+  readonly summary: string;
+  readonly description: string | undefined;
+  readonly querySchema: z.ZodType | undefined;
+  readonly bodySchema: z.ZodType | undefined;
+  /** Parses the raw input with the declared schemas (400 naming the offending parameter) and runs the handler. */
+  invoke(input: RawRouteInput): Promise<RouteResponse>;
+}
+
+export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType> {
+  readonly method: Route['method'];
+  readonly resource: string;
+  readonly key?: Route['key'];
+  readonly action?: string;
+  readonly family: EndpointFamily;
+  readonly summary: string;
+  readonly description?: string;
+  readonly query?: Query;
+  readonly body?: Body;
+  handle(input: {
+    query: z.output<Query>;
+    body: z.output<Body>;
+    key: string | undefined;
+    context: RequestContext;
+  }): Promise<RouteResponse>;
+}
+
+/** Declares a route. Query and body are parsed with the given schemas before the handler runs. */
+export function defineRoute<Query extends z.ZodType = z.ZodUnknown, Body extends z.ZodType = z.ZodUnknown>(
+  definition: RouteDefinition<Query, Body>,
+): Route {
+  return {
+    method: definition.method,
+    resource: definition.resource,
+    key: definition.key,
+    action: definition.action,
+    family: definition.family,
+    summary: definition.summary,
+    description: definition.description,
+    querySchema: definition.query,
+    bodySchema: definition.body,
+    invoke: async ({ query, body, key, context }) =>
+      definition.handle({
+        query: parseInput(definition.query, query, 'query parameter') as z.output<Query>,
+        body: parseInput(definition.body, body, 'body field') as z.output<Body>,
+        key,
+        context,
+      }),
+  };
+}
+
+function parseInput(schema: z.ZodType | undefined, value: unknown, what: string): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new BadRequestError(describeIssues(result.error.issues, what));
+}
+
+/** Turns schema issues into one client-facing sentence per problem, naming the parameter. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], what: string): string {
+  return issues
+    .slice(0, 10)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const subject = path === '' ? (what === 'body field' ? 'Request body' : 'Query') : `Invalid ${what} '${path}'`;
+      const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
+      return missing && path !== '' ? `Missing required ${what} '${path}'` : `${subject}: ${issue.message}`;
+    })
+    .join('; ');
+}
