@@ -1,0 +1,10 @@
+export type {
+  BatchHandler,
+  LogRecord,
+  MessageLog,
+  OutgoingRecord,
+  SubscribeOptions,
+  Subscription,
+} from './message-log';
+export { SqliteMessageLog } from './sqlite-message-log';
+export type { SqliteMessageLogErrorContext, SqliteMessageLogOptions } from './sqlite-message-log';

@@ -1,0 +1,17 @@
+export type {
+  AspectKey,
+  AspectMutation,
+  AspectStore,
+  DeleteAspect,
+  DeleteEntity,
+  JsonObject,
+  OutboxRecord,
+  PendingOutboxRecord,
+  PutAspect,
+  PutTimeseries,
+  StoreCommit,
+  StoredAspect,
+  StoredTimeseriesValue,
+} from './aspect-store';
+export { SqliteAspectStore } from './sqlite-aspect-store';
+export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';

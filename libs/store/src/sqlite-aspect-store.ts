@@ -1,0 +1,381 @@
+import Database from 'better-sqlite3';
+import { ConflictError } from '@strata/model';
+
+import type {
+  AspectKey,
+  AspectMutation,
+  AspectStore,
+  JsonObject,
+  OutboxRecord,
+  PendingOutboxRecord,
+  PutAspect,
+  StoreCommit,
+  StoredAspect,
+  StoredTimeseriesValue,
+} from './aspect-store';
+
+/** Options of {@link SqliteAspectStore}. */
+export interface SqliteAspectStoreOptions {
+  /**
+   * Database file. Several instances (or processes) may open the same file; commits serialize on SQLite's write lock
+   * and the optimistic version checks keep them correct. `':memory:'` gives a store private to this instance.
+   */
+  readonly path: string;
+  /** Clock for the time a proposal id was recorded (`appliedAt`), epoch milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+  /** How long a commit waits for another connection's write lock before failing, in milliseconds. Default 5000. */
+  readonly busyTimeoutMs?: number;
+  /**
+   * SQLite `synchronous` setting. Default `FULL`: a commit is on disk (fsynced) before `commit()` resolves, so a
+   * consumer that commits its log position afterwards can never be ahead of the store, even across a power loss.
+   * `NORMAL` survives process crashes only.
+   */
+  readonly synchronous?: 'NORMAL' | 'FULL';
+}
+
+/**
+ * The embedded primary store: one SQLite file (WAL) laid out like DataHub's `metadata_aspect_v2`.
+ *
+ * Row version 0 holds the latest value of an aspect and keeps its real ordinal in the `ordinal` column; older values
+ * are archived under their ordinal (`version = ordinal`). Timeseries values, the outbox and the applied proposal ids
+ * live in tables of their own. A commit is one `BEGIN IMMEDIATE` transaction, so version checks and writes of
+ * concurrent writers (other instances or processes on the same file) are serialized by SQLite's write lock.
+ * Published outbox records are deleted; ids come from an AUTOINCREMENT column and therefore are never reused.
+ */
+export class SqliteAspectStore implements AspectStore {
+  private readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly statements;
+  private readonly commitTransaction;
+  private readonly readLatestTransaction;
+  private readonly markPublishedTransaction;
+
+  constructor(options: SqliteAspectStoreOptions) {
+    this.now = options.now ?? Date.now;
+    const db = new Database(options.path);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+      db.pragma(`busy_timeout = ${nonNegativeInteger(options.busyTimeoutMs ?? 5000, 'busyTimeoutMs')}`);
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
+          urn TEXT NOT NULL,
+          aspect TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          ordinal INTEGER NOT NULL,
+          metadata TEXT NOT NULL,
+          systemmetadata TEXT NOT NULL,
+          createdon INTEGER NOT NULL,
+          createdby TEXT NOT NULL,
+          PRIMARY KEY (urn, aspect, version)
+        );
+        CREATE TABLE IF NOT EXISTS timeseries_aspect (
+          urn TEXT NOT NULL,
+          aspect TEXT NOT NULL,
+          timestampmillis INTEGER NOT NULL,
+          metadata TEXT NOT NULL,
+          systemmetadata TEXT NOT NULL,
+          createdon INTEGER NOT NULL,
+          createdby TEXT NOT NULL,
+          PRIMARY KEY (urn, aspect, timestampmillis)
+        );
+        CREATE TABLE IF NOT EXISTS outbox (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          topic TEXT NOT NULL,
+          key TEXT NOT NULL,
+          value BLOB NOT NULL,
+          headers TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS applied_proposal (
+          id TEXT PRIMARY KEY,
+          appliedat INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+
+    const aspectColumns = 'urn, aspect, ordinal AS version, metadata, systemmetadata, createdon, createdby';
+    const timeseriesColumns = 'urn, aspect, timestampmillis, metadata, systemmetadata, createdon, createdby';
+    this.statements = {
+      selectLatest: db.prepare<[string, string], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+      ),
+      selectEntity: db.prepare<[string], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`,
+      ),
+      // The latest row answers for its own ordinal too: version N is either archived or the latest.
+      selectVersion: db.prepare<[string, string, number, number], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2
+         WHERE urn = ? AND aspect = ? AND (version = ? OR (version = 0 AND ordinal = ?))`,
+      ),
+      selectOrdinal: db.prepare<[string, string], { ordinal: number }>(
+        'SELECT ordinal FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0',
+      ),
+      archiveLatest: db.prepare<[string, string]>(
+        `INSERT INTO metadata_aspect_v2 (urn, aspect, version, ordinal, metadata, systemmetadata, createdon, createdby)
+         SELECT urn, aspect, ordinal, ordinal, metadata, systemmetadata, createdon, createdby
+         FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+      ),
+      upsertLatest: db.prepare<[string, string, number, string, string, number, string]>(
+        `INSERT INTO metadata_aspect_v2 (urn, aspect, version, ordinal, metadata, systemmetadata, createdon, createdby)
+         VALUES (?, ?, 0, ?, ?, ?, ?, ?)
+         ON CONFLICT (urn, aspect, version) DO UPDATE SET ordinal = excluded.ordinal, metadata = excluded.metadata,
+           systemmetadata = excluded.systemmetadata, createdon = excluded.createdon, createdby = excluded.createdby`,
+      ),
+      deleteAspect: db.prepare<[string, string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
+      deleteEntityAspects: db.prepare<[string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
+      deleteEntityTimeseries: db.prepare<[string]>('DELETE FROM timeseries_aspect WHERE urn = ?'),
+      upsertTimeseries: db.prepare<[string, string, number, string, string, number, string]>(
+        `INSERT INTO timeseries_aspect (${timeseriesColumns}) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (urn, aspect, timestampmillis) DO UPDATE SET metadata = excluded.metadata,
+           systemmetadata = excluded.systemmetadata, createdon = excluded.createdon, createdby = excluded.createdby`,
+      ),
+      selectTimeseries: db.prepare<[string, string, number], TimeseriesRow>(
+        `SELECT ${timeseriesColumns} FROM timeseries_aspect WHERE urn = ? AND aspect = ?
+         ORDER BY timestampmillis DESC LIMIT ?`,
+      ),
+      insertOutbox: db.prepare<[string, string, Buffer, string]>(
+        'INSERT INTO outbox (topic, key, value, headers) VALUES (?, ?, ?, ?)',
+      ),
+      selectOutbox: db.prepare<[number], OutboxRow>(
+        'SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?',
+      ),
+      deleteOutbox: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      insertApplied: db.prepare<[string, number]>(
+        'INSERT OR IGNORE INTO applied_proposal (id, appliedat) VALUES (?, ?)',
+      ),
+      selectApplied: db.prepare<[string], { id: string }>('SELECT id FROM applied_proposal WHERE id = ?'),
+    };
+
+    this.commitTransaction = db.transaction((commit: StoreCommit, now: number): void => {
+      // In order, each mutation seeing the ones before it; any throw rolls the whole commit back.
+      for (const mutation of commit.mutations) this.apply(mutation);
+      for (const record of commit.outbox) this.appendOutbox(record);
+      for (const id of commit.appliedProposalIds) this.statements.insertApplied.run(id, now);
+    });
+    // Reads of several rows run in one (deferred) transaction so that they see one snapshot.
+    this.readLatestTransaction = db.transaction((keys: readonly AspectKey[]): StoredAspect[] => {
+      const found: StoredAspect[] = [];
+      for (const { urn, aspect } of keys) {
+        const row = this.statements.selectLatest.get(urn, aspect);
+        if (row !== undefined) found.push(toStoredAspect(row));
+      }
+      return found;
+    });
+    this.markPublishedTransaction = db.transaction((ids: readonly number[]): void => {
+      for (const id of ids) this.statements.deleteOutbox.run(id);
+    });
+  }
+
+  getLatest(keys: readonly AspectKey[]): Promise<StoredAspect[]> {
+    return settle(() => {
+      // A key asked for twice is answered once.
+      const unique = new Map(keys.map((key) => [JSON.stringify([key.urn, key.aspect]), key]));
+      return this.readLatestTransaction.deferred([...unique.values()]);
+    });
+  }
+
+  getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return settle(() => {
+      const wanted = aspects === undefined ? undefined : new Set(aspects);
+      return this.statements.selectEntity
+        .all(urn)
+        .filter((row) => wanted === undefined || wanted.has(row.aspect))
+        .map(toStoredAspect);
+    });
+  }
+
+  getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    return settle(() => {
+      if (!Number.isInteger(version) || version < 0) return undefined;
+      const row =
+        version === 0
+          ? this.statements.selectLatest.get(urn, aspect)
+          : this.statements.selectVersion.get(urn, aspect, version, version);
+      return row === undefined ? undefined : toStoredAspect(row);
+    });
+  }
+
+  findApplied(proposalIds: readonly string[]): Promise<Set<string>> {
+    return settle(() => new Set(proposalIds.filter((id) => this.statements.selectApplied.get(id) !== undefined)));
+  }
+
+  commit(commit: StoreCommit): Promise<void> {
+    // IMMEDIATE takes the write lock before the version checks: a deferred transaction could read, then fail to
+    // upgrade to a writer when another connection committed in between.
+    return settle(() => {
+      this.commitTransaction.immediate(commit, this.now());
+    });
+  }
+
+  pendingOutbox(limit: number): Promise<PendingOutboxRecord[]> {
+    return settle(() => {
+      if (!Number.isInteger(limit) || limit < 1) return [];
+      return this.statements.selectOutbox.all(limit).map((row) => ({
+        id: String(row.id),
+        topic: row.topic,
+        key: row.key,
+        value: row.value,
+        headers: JSON.parse(row.headers) as Record<string, string>,
+      }));
+    });
+  }
+
+  markPublished(ids: readonly string[]): Promise<void> {
+    return settle(() => {
+      // Ids this store never handed out (not a decimal integer) cannot be pending: ignored, as the port requires.
+      const numeric = ids.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number);
+      if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
+    });
+  }
+
+  getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]> {
+    return settle(() => {
+      const limit = options?.limit;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return [];
+      // LIMIT -1 is SQLite's "no limit".
+      return this.statements.selectTimeseries.all(urn, aspect, limit ?? -1).map(toStoredTimeseriesValue);
+    });
+  }
+
+  close(): Promise<void> {
+    return settle(() => {
+      if (this.db.open) this.db.close();
+    });
+  }
+
+  private apply(mutation: AspectMutation): void {
+    switch (mutation.kind) {
+      case 'put':
+        this.put(mutation);
+        return;
+      case 'deleteAspect':
+        this.expectVersion(mutation.urn, mutation.aspect, mutation.expectedVersion);
+        this.statements.deleteAspect.run(mutation.urn, mutation.aspect);
+        return;
+      case 'deleteEntity':
+        this.statements.deleteEntityAspects.run(mutation.urn);
+        this.statements.deleteEntityTimeseries.run(mutation.urn);
+        return;
+      case 'putTimeseries': {
+        const value = mutation.value;
+        this.statements.upsertTimeseries.run(
+          value.urn,
+          value.aspect,
+          value.timestampMillis,
+          JSON.stringify(value.value),
+          JSON.stringify(value.systemMetadata),
+          value.createdOn,
+          value.createdBy,
+        );
+        return;
+      }
+    }
+  }
+
+  private put(mutation: PutAspect): void {
+    const { urn, aspect, expectedVersion, row } = mutation;
+    this.expectVersion(urn, aspect, expectedVersion);
+    if (row.version === expectedVersion + 1) {
+      if (expectedVersion >= 1) this.statements.archiveLatest.run(urn, aspect);
+    } else if (row.version !== expectedVersion || expectedVersion === 0) {
+      // Not a conflict but a caller bug: the writer computes the new ordinal from the one it expects.
+      throw new Error(
+        `Invalid put of ${aspect} of ${urn}: row version ${row.version} must be ${expectedVersion + 1} (new version)` +
+          (expectedVersion >= 1 ? ` or ${expectedVersion} (rewrite in place)` : ''),
+      );
+    }
+    this.statements.upsertLatest.run(
+      urn,
+      aspect,
+      row.version,
+      JSON.stringify(row.value),
+      JSON.stringify(row.systemMetadata),
+      row.createdOn,
+      row.createdBy,
+    );
+  }
+
+  private expectVersion(urn: string, aspect: string, expected: number): void {
+    if (!Number.isInteger(expected) || expected < 0) {
+      throw new Error(`Invalid expected version ${expected} of ${aspect} of ${urn}`);
+    }
+    const actual = this.statements.selectOrdinal.get(urn, aspect)?.ordinal ?? 0;
+    if (actual !== expected) {
+      throw new ConflictError(
+        `Conflict on aspect ${aspect} of ${urn}: expected version ${expected}, but the current version is ${actual}`,
+      );
+    }
+  }
+
+  private appendOutbox(record: OutboxRecord): void {
+    this.statements.insertOutbox.run(record.topic, record.key, record.value, JSON.stringify(record.headers));
+  }
+}
+
+interface AspectRow {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  readonly metadata: string;
+  readonly systemmetadata: string;
+  readonly createdon: number;
+  readonly createdby: string;
+}
+
+interface TimeseriesRow {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly timestampmillis: number;
+  readonly metadata: string;
+  readonly systemmetadata: string;
+  readonly createdon: number;
+  readonly createdby: string;
+}
+
+interface OutboxRow {
+  readonly id: number;
+  readonly topic: string;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: string;
+}
+
+function toStoredAspect(row: AspectRow): StoredAspect {
+  return {
+    urn: row.urn,
+    aspect: row.aspect,
+    version: row.version,
+    value: JSON.parse(row.metadata) as JsonObject,
+    systemMetadata: JSON.parse(row.systemmetadata) as JsonObject,
+    createdOn: row.createdon,
+    createdBy: row.createdby,
+  };
+}
+
+function toStoredTimeseriesValue(row: TimeseriesRow): StoredTimeseriesValue {
+  return {
+    urn: row.urn,
+    aspect: row.aspect,
+    timestampMillis: row.timestampmillis,
+    value: JSON.parse(row.metadata) as JsonObject,
+    systemMetadata: JSON.parse(row.systemmetadata) as JsonObject,
+    createdOn: row.createdon,
+    createdBy: row.createdby,
+  };
+}
+
+function nonNegativeInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
+
+/** Runs synchronous database work as a promise, so that a failure rejects instead of throwing at the caller. */
+function settle<T>(work: () => T): Promise<T> {
+  return new Promise<T>((resolve) => {
+    resolve(work());
+  });
+}

@@ -1,0 +1,576 @@
+import { randomUUID } from 'node:crypto';
+
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ConflictError } from '@strata/model';
+
+import type {
+  AspectStore,
+  JsonObject,
+  OutboxRecord,
+  PutAspect,
+  StoreCommit,
+  StoredAspect,
+  StoredTimeseriesValue,
+} from './aspect-store';
+
+/** What {@link describeAspectStoreContract} needs from an adapter. */
+export interface AspectStoreContractFactory {
+  /**
+   * Opens an EMPTY store for one test (a new file, a new database): the outbox tests count every pending record.
+   * Called once per test; the suite closes what it returns, then calls `dispose`.
+   */
+  create(): Promise<AspectStoreUnderTest>;
+}
+
+/** One test's store, and how to reach the same data again. */
+export interface AspectStoreUnderTest {
+  readonly store: AspectStore;
+  /**
+   * Opens another handle on the same data (same file, same database), as another process would. Called both while
+   * `store` is open (concurrent writers) and after it was closed (durability), possibly more than once; the suite
+   * closes every handle it gets. Every `close()` must tolerate being called again.
+   */
+  reopen(): Promise<AspectStore>;
+  /** Releases whatever `create` set up besides the store (temporary files, a database to drop). Called last. */
+  dispose?(): Promise<void>;
+}
+
+/**
+ * The aspect-store contract (the invariants stated on {@link AspectStore}), as one jest `describe` block to run against
+ * every adapter: `describeAspectStoreContract('SqliteAspectStore', { create: async () => … })`.
+ */
+export function describeAspectStoreContract(name: string, factory: AspectStoreContractFactory): void {
+  // Per-run prefix, so that URNs never collide with data an earlier run left in a shared engine.
+  const runId = randomUUID().slice(0, 8);
+  let sequence = 0;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  function newUrn(): string {
+    sequence += 1;
+    return `urn:li:corpuser:contract-${runId}-${sequence}`;
+  }
+
+  async function open(): Promise<{ store: AspectStore; reopen: () => Promise<AspectStore> }> {
+    const underTest = await factory.create();
+    const handles: AspectStore[] = [underTest.store];
+    cleanups.push(async () => {
+      for (const handle of handles.reverse()) await handle.close();
+      await underTest.dispose?.();
+    });
+    return {
+      store: underTest.store,
+      reopen: async () => {
+        const handle = await underTest.reopen();
+        handles.push(handle);
+        return handle;
+      },
+    };
+  }
+
+  afterEach(async () => {
+    const pending = cleanups.splice(0);
+    for (const cleanup of pending) await cleanup();
+  });
+
+  describe(`${name} satisfies the AspectStore contract`, () => {
+    describe('versions', () => {
+      it('writes ordinal 1 first and archives the previous latest under its ordinal on every change', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'corpUserInfo', 0, 1, { title: 'one' })));
+        await store.commit(commitOf(put(urn, 'corpUserInfo', 1, 2, { title: 'two' })));
+        await store.commit(commitOf(put(urn, 'corpUserInfo', 2, 3, { title: 'three' })));
+
+        expect(await store.getVersion(urn, 'corpUserInfo', 0)).toEqual(
+          stored(urn, 'corpUserInfo', 3, { title: 'three' }),
+        );
+        expect(await store.getVersion(urn, 'corpUserInfo', 3)).toEqual(
+          stored(urn, 'corpUserInfo', 3, { title: 'three' }),
+        );
+        expect(await store.getVersion(urn, 'corpUserInfo', 2)).toEqual(
+          stored(urn, 'corpUserInfo', 2, { title: 'two' }),
+        );
+        expect(await store.getVersion(urn, 'corpUserInfo', 1)).toEqual(
+          stored(urn, 'corpUserInfo', 1, { title: 'one' }),
+        );
+        expect(await store.getLatest([{ urn, aspect: 'corpUserInfo' }])).toEqual([
+          stored(urn, 'corpUserInfo', 3, { title: 'three' }),
+        ]);
+      });
+
+      it('rewrites the latest in place when the row keeps the expected ordinal', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+        await store.commit(commitOf(put(urn, 'status', 1, 2, { removed: true })));
+        const observedAgain = put(urn, 'status', 2, 2, { removed: true }, { lastObserved: 99, runId: 'again' });
+        await store.commit(commitOf(observedAgain));
+
+        const latest = await store.getVersion(urn, 'status', 0);
+        expect(latest).toEqual({ urn, aspect: 'status', ...observedAgain.row });
+        expect(await store.getVersion(urn, 'status', 2)).toEqual(latest);
+        expect(await store.getVersion(urn, 'status', 1)).toEqual(stored(urn, 'status', 1, { removed: false }));
+        expect(await store.getVersion(urn, 'status', 3)).toBeUndefined();
+      });
+
+      it('applies the mutations of one commit in order, each seeing the ones before it', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(
+          commitOf(
+            put(urn, 'ownership', 0, 1, { owners: ['a'] }),
+            put(urn, 'ownership', 1, 2, { owners: ['a', 'b'] }),
+            put(urn, 'status', 0, 1, { removed: false }),
+            { kind: 'deleteAspect', urn, aspect: 'status', expectedVersion: 1 },
+          ),
+        );
+
+        expect(await store.getVersion(urn, 'ownership', 0)).toEqual(
+          stored(urn, 'ownership', 2, { owners: ['a', 'b'] }),
+        );
+        expect(await store.getVersion(urn, 'ownership', 1)).toEqual(stored(urn, 'ownership', 1, { owners: ['a'] }));
+        expect(await store.getVersion(urn, 'status', 0)).toBeUndefined();
+      });
+
+      it('rejects a put whose row version is neither the next ordinal nor a rewrite, writing nothing', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+        const invalid = [
+          { aspect: 'status', expected: 1, version: 3 },
+          { aspect: 'status', expected: 1, version: 0 },
+          { aspect: 'fresh', expected: 0, version: 0 },
+          { aspect: 'fresh', expected: 0, version: 2 },
+        ];
+        for (const { aspect, expected, version } of invalid) {
+          const failing = store.commit({
+            mutations: [put(urn, 'other', 0, 1, {}), put(urn, aspect, expected, version, { removed: true })],
+            outbox: [outbox('MetadataChangeLog_Versioned_v1', urn, 'must not appear')],
+            appliedProposalIds: [`${urn}-bad-${aspect}-${version}`],
+          });
+          await expect(failing).rejects.toBeInstanceOf(Error);
+          await expect(failing).rejects.not.toBeInstanceOf(ConflictError);
+        }
+
+        expect(await store.getEntity(urn)).toEqual([stored(urn, 'status', 1, { removed: false })]);
+        expect(await store.pendingOutbox(10)).toEqual([]);
+        expect(
+          await store.findApplied(invalid.map(({ aspect, version }) => `${urn}-bad-${aspect}-${version}`)),
+        ).toEqual(new Set());
+      });
+
+      it('returns undefined for a missing aspect, entity or version', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+
+        expect(await store.getVersion(urn, 'corpUserInfo', 0)).toBeUndefined();
+        expect(await store.getVersion(urn, 'corpUserInfo', 1)).toBeUndefined();
+        expect(await store.getVersion(newUrn(), 'status', 0)).toBeUndefined();
+        expect(await store.getVersion(urn, 'status', 2)).toBeUndefined();
+        expect(await store.getLatest([{ urn: newUrn(), aspect: 'status' }])).toEqual([]);
+        expect(await store.getEntity(newUrn())).toEqual([]);
+      });
+
+      it('returns values and system metadata as the plain JSON objects that were written', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const value = {
+          name: 'Ünïcødé ✓ "quoted"',
+          nested: { list: [1, 2.5, -3], flag: true, nothing: null, deep: [{ a: 'b' }] },
+          empty: {},
+        };
+        const systemMetadata = {
+          lastObserved: 1_700_000_000_000,
+          runId: 'run-1',
+          version: '1',
+          properties: { k: 'v' },
+        };
+        await store.commit(commitOf(put(urn, 'corpUserInfo', 0, 1, value, systemMetadata)));
+
+        const latest = await store.getVersion(urn, 'corpUserInfo', 0);
+        expect(latest?.value).toEqual(value);
+        expect(latest?.systemMetadata).toEqual(systemMetadata);
+        expect(Object.getPrototypeOf(latest?.value)).toBe(Object.prototype);
+      });
+    });
+
+    describe('reads', () => {
+      it('returns the latest value of every aspect of an entity, ordered by aspect name, optionally filtered', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const neighbour = newUrn();
+        await store.commit(
+          commitOf(
+            put(urn, 'status', 0, 1, { removed: false }),
+            put(urn, 'corpUserKey', 0, 1, { username: 'u' }),
+            put(urn, 'ownership', 0, 1, { owners: [] }),
+            put(urn, 'ownership', 1, 2, { owners: ['x'] }),
+            put(neighbour, 'globalTags', 0, 1, { tags: [] }),
+          ),
+        );
+
+        expect(await store.getEntity(urn)).toEqual([
+          stored(urn, 'corpUserKey', 1, { username: 'u' }),
+          stored(urn, 'ownership', 2, { owners: ['x'] }),
+          stored(urn, 'status', 1, { removed: false }),
+        ]);
+        expect(await store.getEntity(urn, ['status', 'ownership', 'unknownAspect'])).toEqual([
+          stored(urn, 'ownership', 2, { owners: ['x'] }),
+          stored(urn, 'status', 1, { removed: false }),
+        ]);
+        expect(await store.getEntity(urn, [])).toEqual([]);
+      });
+
+      it('returns the latest values of several keys, leaving out those that do not exist', async () => {
+        const { store } = await open();
+        const first = newUrn();
+        const second = newUrn();
+        await store.commit(
+          commitOf(
+            put(first, 'status', 0, 1, { removed: false }),
+            put(first, 'status', 1, 2, { removed: true }),
+            put(second, 'status', 0, 1, { removed: false }),
+            put(second, 'ownership', 0, 1, { owners: [] }),
+          ),
+        );
+
+        const latest = await store.getLatest([
+          { urn: first, aspect: 'status' },
+          { urn: second, aspect: 'ownership' },
+          { urn: second, aspect: 'globalTags' },
+          { urn: newUrn(), aspect: 'status' },
+        ]);
+        expect(sortByKey(latest)).toEqual(
+          sortByKey([stored(first, 'status', 2, { removed: true }), stored(second, 'ownership', 1, { owners: [] })]),
+        );
+        expect(await store.getLatest([])).toEqual([]);
+      });
+    });
+
+    describe('optimistic concurrency', () => {
+      it('fails a whole commit with ConflictError when one expectation does not hold, leaving nothing visible', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+
+        const failing = store.commit({
+          mutations: [
+            put(urn, 'ownership', 0, 1, { owners: ['x'] }),
+            { kind: 'putTimeseries', value: timeseries(urn, 'operation', 1000, { n: 1 }) },
+            put(urn, 'status', 0, 1, { removed: true }),
+          ],
+          outbox: [outbox('MetadataChangeLog_Versioned_v1', urn, 'lost')],
+          appliedProposalIds: [`${urn}-proposal`],
+        });
+        await expect(failing).rejects.toBeInstanceOf(ConflictError);
+        // The message names the aspect, the entity, and both ordinals (expected 0, found 1), whatever its wording.
+        const { message } = (await failing.catch((caught: unknown) => caught)) as Error;
+        expect(message).toContain(urn);
+        expect(message).toContain('status');
+        const rest = message.replace(urn, '').replace('status', '');
+        expect(rest).toMatch(/\b0\b/);
+        expect(rest).toMatch(/\b1\b/);
+
+        expect(await store.getEntity(urn)).toEqual([stored(urn, 'status', 1, { removed: false })]);
+        expect(await store.getTimeseries(urn, 'operation')).toEqual([]);
+        expect(await store.pendingOutbox(10)).toEqual([]);
+        expect(await store.findApplied([`${urn}-proposal`])).toEqual(new Set());
+      });
+
+      it('treats an absent aspect as ordinal 0, for puts and deletes alike', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await expect(store.commit(commitOf(put(urn, 'status', 1, 2, { removed: true })))).rejects.toBeInstanceOf(
+          ConflictError,
+        );
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+        await expect(
+          store.commit(commitOf({ kind: 'deleteAspect', urn, aspect: 'status', expectedVersion: 2 })),
+        ).rejects.toBeInstanceOf(ConflictError);
+        await expect(store.commit(commitOf(put(urn, 'status', 0, 1, { removed: true })))).rejects.toBeInstanceOf(
+          ConflictError,
+        );
+        expect(await store.getVersion(urn, 'status', 0)).toEqual(stored(urn, 'status', 1, { removed: false }));
+      });
+
+      it('lets exactly one of two writers on different handles win when both expect the same ordinal', async () => {
+        const { store, reopen } = await open();
+        const other = await reopen();
+        const urn = newUrn();
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+
+        const results = await Promise.allSettled([
+          store.commit(commitOf(put(urn, 'status', 1, 2, { removed: true, by: 'first' }))),
+          other.commit(commitOf(put(urn, 'status', 1, 2, { removed: true, by: 'second' }))),
+        ]);
+        const won = results.filter((result) => result.status === 'fulfilled');
+        const lost = results.filter((result) => result.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(1);
+        expect(lost[0]!.reason).toBeInstanceOf(ConflictError);
+        const winner = results[0].status === 'fulfilled' ? 'first' : 'second';
+        for (const reader of [store, other]) {
+          expect(await reader.getVersion(urn, 'status', 0)).toEqual(
+            stored(urn, 'status', 2, { removed: true, by: winner }),
+          );
+          expect(await reader.getVersion(urn, 'status', 1)).toEqual(stored(urn, 'status', 1, { removed: false }));
+          expect(await reader.getVersion(urn, 'status', 3)).toBeUndefined();
+        }
+      });
+
+      it('never loses an update nor reuses an ordinal when many writers race on one aspect', async () => {
+        const { store, reopen } = await open();
+        const other = await reopen();
+        const urn = newUrn();
+        const writers = 10;
+        let conflicts = 0;
+
+        // Each writer reads, decides and commits, re-reading after every conflict: the writer's real loop.
+        async function write(handle: AspectStore, writer: number): Promise<void> {
+          for (let attempt = 0; attempt < 100; attempt += 1) {
+            const current = (await handle.getVersion(urn, 'counter', 0))?.version ?? 0;
+            try {
+              await handle.commit(commitOf(put(urn, 'counter', current, current + 1, { writer })));
+              return;
+            } catch (error) {
+              if (!(error instanceof ConflictError)) throw error;
+              conflicts += 1;
+            }
+          }
+          throw new Error(`writer ${writer} never committed`);
+        }
+        await Promise.all(
+          Array.from({ length: writers }, (_, writer) => write(writer % 2 === 0 ? store : other, writer)),
+        );
+
+        expect((await store.getVersion(urn, 'counter', 0))?.version).toBe(writers);
+        const versions = await Promise.all(
+          Array.from({ length: writers }, (_, index) => other.getVersion(urn, 'counter', index + 1)),
+        );
+        const writersSeen = versions.map((version) => version?.value['writer']);
+        expect([...writersSeen].sort((a, b) => Number(a) - Number(b))).toEqual(
+          Array.from({ length: writers }, (_, writer) => writer),
+        );
+        // The writers really raced (otherwise this test proves nothing).
+        expect(conflicts).toBeGreaterThan(0);
+      });
+    });
+
+    describe('deletes', () => {
+      it('deletes every version of one aspect and lets it start again at ordinal 1', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(
+          commitOf(
+            put(urn, 'status', 0, 1, { removed: false }),
+            put(urn, 'status', 1, 2, { removed: true }),
+            put(urn, 'ownership', 0, 1, { owners: [] }),
+          ),
+        );
+        await store.commit(commitOf({ kind: 'deleteAspect', urn, aspect: 'status', expectedVersion: 2 }));
+
+        expect(await store.getVersion(urn, 'status', 0)).toBeUndefined();
+        expect(await store.getVersion(urn, 'status', 1)).toBeUndefined();
+        expect(await store.getVersion(urn, 'status', 2)).toBeUndefined();
+        expect(await store.getEntity(urn)).toEqual([stored(urn, 'ownership', 1, { owners: [] })]);
+
+        await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false, again: true })));
+        expect(await store.getVersion(urn, 'status', 0)).toEqual(
+          stored(urn, 'status', 1, { removed: false, again: true }),
+        );
+      });
+
+      it('deletes an entity: every version of every aspect and its timeseries values, nothing of other entities', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const neighbour = newUrn();
+        await store.commit(
+          commitOf(
+            put(urn, 'status', 0, 1, { removed: false }),
+            put(urn, 'status', 1, 2, { removed: true }),
+            put(urn, 'ownership', 0, 1, { owners: [] }),
+            { kind: 'putTimeseries', value: timeseries(urn, 'operation', 1000, { n: 1 }) },
+            put(neighbour, 'status', 0, 1, { removed: false }),
+            { kind: 'putTimeseries', value: timeseries(neighbour, 'operation', 1000, { n: 2 }) },
+          ),
+        );
+        await store.commit(commitOf({ kind: 'deleteEntity', urn }));
+
+        expect(await store.getEntity(urn)).toEqual([]);
+        expect(await store.getVersion(urn, 'status', 1)).toBeUndefined();
+        expect(await store.getTimeseries(urn, 'operation')).toEqual([]);
+        expect(await store.getEntity(neighbour)).toEqual([stored(neighbour, 'status', 1, { removed: false })]);
+        expect(await store.getTimeseries(neighbour, 'operation')).toEqual([
+          timeseries(neighbour, 'operation', 1000, { n: 2 }),
+        ]);
+      });
+    });
+
+    describe('timeseries', () => {
+      it('keeps one value per timestamp (upsert) and returns them newest first, limited on request', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit(
+          commitOf(
+            { kind: 'putTimeseries', value: timeseries(urn, 'operation', 100, { n: 1 }) },
+            { kind: 'putTimeseries', value: timeseries(urn, 'operation', 300, { n: 3 }) },
+            { kind: 'putTimeseries', value: timeseries(urn, 'operation', 200, { n: 2 }) },
+            { kind: 'putTimeseries', value: timeseries(urn, 'datasetProfile', 400, { rows: 9 }) },
+          ),
+        );
+        await store.commit(commitOf({ kind: 'putTimeseries', value: timeseries(urn, 'operation', 200, { n: 22 }) }));
+
+        expect(await store.getTimeseries(urn, 'operation')).toEqual([
+          timeseries(urn, 'operation', 300, { n: 3 }),
+          timeseries(urn, 'operation', 200, { n: 22 }),
+          timeseries(urn, 'operation', 100, { n: 1 }),
+        ]);
+        expect(await store.getTimeseries(urn, 'operation', { limit: 2 })).toEqual([
+          timeseries(urn, 'operation', 300, { n: 3 }),
+          timeseries(urn, 'operation', 200, { n: 22 }),
+        ]);
+        expect(await store.getTimeseries(urn, 'datasetProfile')).toEqual([
+          timeseries(urn, 'datasetProfile', 400, { rows: 9 }),
+        ]);
+        expect(await store.getTimeseries(newUrn(), 'operation')).toEqual([]);
+      });
+    });
+
+    describe('outbox and applied proposals', () => {
+      it('returns pending outbox records in commit order until they are marked published (idempotently)', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const first = outbox('MetadataChangeLog_Versioned_v1', urn, 'first', { requestId: 'r-1' });
+        const second = outbox('MetadataChangeProposalOutcome_v1', urn, 'second');
+        const third = outbox('MetadataChangeLog_Versioned_v1', urn, 'third', { traceId: 't' });
+        await store.commit({
+          mutations: [put(urn, 'status', 0, 1, {})],
+          outbox: [first, second],
+          appliedProposalIds: [],
+        });
+        await store.commit({ mutations: [], outbox: [third], appliedProposalIds: [] });
+
+        const pending = await store.pendingOutbox(10);
+        expect(pending.map(withoutId)).toEqual([first, second, third].map(normalized));
+        expect(new Set(pending.map((record) => record.id)).size).toBe(3);
+        expect((await store.pendingOutbox(2)).map(withoutId)).toEqual([first, second].map(normalized));
+
+        const [a, b, c] = pending;
+        await store.markPublished([a!.id]);
+        expect((await store.pendingOutbox(10)).map((record) => record.id)).toEqual([b!.id, c!.id]);
+        await store.markPublished([a!.id, a!.id, '999999999', 'not-an-id-of-this-store']);
+        await store.markPublished([]);
+        expect((await store.pendingOutbox(10)).map((record) => record.id)).toEqual([b!.id, c!.id]);
+        await store.markPublished([c!.id, b!.id]);
+        expect(await store.pendingOutbox(10)).toEqual([]);
+
+        await store.commit({ mutations: [], outbox: [first], appliedProposalIds: [] });
+        expect((await store.pendingOutbox(10)).map(withoutId)).toEqual([normalized(first)]);
+      });
+
+      it('reports the proposal ids a commit recorded, and only those', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        await store.commit({
+          mutations: [put(urn, 'status', 0, 1, {})],
+          outbox: [],
+          appliedProposalIds: [`${urn}-p1`, `${urn}-p2`],
+        });
+        await store.commit({ mutations: [], outbox: [], appliedProposalIds: [`${urn}-p3`] });
+
+        expect(await store.findApplied([`${urn}-p1`, `${urn}-unknown`, `${urn}-p3`])).toEqual(
+          new Set([`${urn}-p1`, `${urn}-p3`]),
+        );
+        expect(await store.findApplied([])).toEqual(new Set());
+      });
+    });
+
+    it('keeps everything across close and reopen', async () => {
+      const { store, reopen } = await open();
+      const urn = newUrn();
+      const record = outbox('MetadataChangeLog_Versioned_v1', urn, 'durable', { requestId: 'r' });
+      await store.commit({
+        mutations: [
+          put(urn, 'status', 0, 1, { removed: false }),
+          put(urn, 'status', 1, 2, { removed: true }),
+          { kind: 'putTimeseries', value: timeseries(urn, 'operation', 5, { n: 5 }) },
+        ],
+        outbox: [record],
+        appliedProposalIds: [`${urn}-p`],
+      });
+      await store.close();
+
+      const reopened = await reopen();
+      expect(await reopened.getVersion(urn, 'status', 0)).toEqual(stored(urn, 'status', 2, { removed: true }));
+      expect(await reopened.getVersion(urn, 'status', 1)).toEqual(stored(urn, 'status', 1, { removed: false }));
+      expect(await reopened.getTimeseries(urn, 'operation')).toEqual([timeseries(urn, 'operation', 5, { n: 5 })]);
+      expect((await reopened.pendingOutbox(10)).map(withoutId)).toEqual([normalized(record)]);
+      expect(await reopened.findApplied([`${urn}-p`])).toEqual(new Set([`${urn}-p`]));
+    });
+  });
+}
+
+const actor = 'urn:li:corpuser:contract-writer';
+
+/** A put whose row is derived from its arguments, so that `stored` can predict what a read returns. */
+function put(
+  urn: string,
+  aspect: string,
+  expectedVersion: number,
+  version: number,
+  value: JsonObject,
+  systemMetadata?: JsonObject,
+): PutAspect {
+  return {
+    kind: 'put',
+    urn,
+    aspect,
+    expectedVersion,
+    row: {
+      version,
+      value,
+      systemMetadata: systemMetadata ?? { lastObserved: 1000 + version, runId: 'contract', version: String(version) },
+      createdOn: 1000 + version,
+      createdBy: actor,
+    },
+  };
+}
+
+/** What reading back a version written by {@link put} (without explicit system metadata) returns. */
+function stored(urn: string, aspect: string, version: number, value: JsonObject): StoredAspect {
+  return { urn, aspect, ...put(urn, aspect, version - 1, version, value).row };
+}
+
+function timeseries(urn: string, aspect: string, timestampMillis: number, value: JsonObject): StoredTimeseriesValue {
+  return {
+    urn,
+    aspect,
+    timestampMillis,
+    value: { timestampMillis, ...value },
+    systemMetadata: { lastObserved: timestampMillis, runId: 'contract' },
+    createdOn: timestampMillis + 1,
+    createdBy: actor,
+  };
+}
+
+function outbox(topic: string, key: string, value: string, headers: Record<string, string> = {}): OutboxRecord {
+  return { topic, key, value: Buffer.from(value), headers };
+}
+
+function commitOf(...mutations: StoreCommit['mutations']): StoreCommit {
+  return { mutations, outbox: [], appliedProposalIds: [] };
+}
+
+/** An outbox record in a form `toEqual` compares by content (any Uint8Array an adapter returns becomes a Buffer). */
+function normalized(record: OutboxRecord): OutboxRecord {
+  return { topic: record.topic, key: record.key, value: Buffer.from(record.value), headers: { ...record.headers } };
+}
+
+function withoutId(record: OutboxRecord & { id: string }): OutboxRecord {
+  return normalized(record);
+}
+
+function sortByKey(aspects: readonly StoredAspect[]): StoredAspect[] {
+  return [...aspects].sort((a, b) => `${a.urn} ${a.aspect}`.localeCompare(`${b.urn} ${b.aspect}`));
+}
