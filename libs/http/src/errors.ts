@@ -20,22 +20,21 @@ export function statusOfCode(code: ErrorCode): number {
   return statusByCode[code];
 }
 
-/** Errors from body parsing (express/raw-body) carry their own 4xx status and an `expose` flag. */
+/**
+ * Errors the HTTP libraries raise for bad input (body parsing, the router's percent-decoding of paths) carry a 4xx
+ * `status`; their message describes the input.
+ */
 interface HttpLibraryError {
   status: number;
-  expose: boolean;
   type?: string;
   limit?: number;
   message: string;
 }
 
 function isHttpLibraryError(error: unknown): error is HttpLibraryError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { status?: unknown }).status === 'number' &&
-    (error as { expose?: unknown }).expose === true
-  );
+  if (!(error instanceof Error)) return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /** What a client is told about an error: its status and a message fit to show it. */

@@ -78,7 +78,6 @@ function select(group: readonly Route[], request: Request, response: Response): 
 /** 405: the resource exists but not with this method. */
 class MethodNotAllowedError extends Error {
   readonly status = 405;
-  readonly expose = true;
 }
 
 /**
