@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const infrastructurePackages = ['kafkajs', 'mongodb', 'express', '@elastic/*', 'better-sqlite3', 'pino', 'node:fs', 'fs'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', 'bench-results/**', '.nx/**'] },
+  { ignores: ['**/src/generated/**', '**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', 'bench-results/**', '.nx/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -32,22 +32,23 @@ export default tseslint.config(
             // Pure model and record code: no engines, no HTTP framework.
             {
               sourceTag: 'type:domain',
-              onlyDependOnLibsWithTags: ['type:domain'],
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contract'],
               bannedExternalImports: infrastructurePackages,
             },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util'] },
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:adapter', 'type:http'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http'] },
             // A service is built from libraries only: services never import each other.
             {
               sourceTag: 'type:service',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
             },
             // The standalone process composes the services in one process; nothing else may import a service.
             {
               sourceTag: 'type:composition',
-              onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
             },
           ],
         },
@@ -63,7 +64,11 @@ export default tseslint.config(
         {
           patterns: [
             { group: infrastructurePackages, message: 'Domain code is pure: no engines, frameworks or I/O.' },
-            { group: ['@strata/log', '@strata/store', '@strata/http', '../http/*', '../consumers/*'], message: 'Domain code is pure.' },
+            {
+              group: ['@strata/log', '@strata/store', '@strata/http', '../http/*', '../consumers/*'],
+              allowTypeImports: true,
+              message: 'Domain code is pure: it may name the ports\' types, never call them.',
+            },
           ],
         },
       ],
@@ -80,9 +85,19 @@ export default tseslint.config(
     },
   },
   {
+    // Tool configuration files must export their configuration as the default export.
+    files: ['*.config.js', '*.config.mjs'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Plain JavaScript files are CommonJS (schemas/index.js, jest config and reporter) or small ESM tools.
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { module: 'writable', require: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      parserOptions: { projectService: false, program: null, project: false },
+      globals: { module: 'writable', require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   prettier,
 );

@@ -86,7 +86,10 @@ async function readTopic(log: MessageLog, topic: string, expected: number): Prom
     },
   });
   try {
-    await eventually(() => Promise.resolve(expect(records.length).toBeGreaterThanOrEqual(expected)));
+    await eventually(() => {
+      expect(records.length).toBeGreaterThanOrEqual(expected);
+      return Promise.resolve();
+    });
     // A duplicate would arrive right behind the originals: give it the time to show before counting exactly.
     await new Promise((resolve) => setTimeout(resolve, 300));
     return [...records];
@@ -115,7 +118,9 @@ describe('the metadata writer under faults', () => {
       first.store,
     );
     await first.log.publish([proposalRecord('request-1', true)]);
-    await eventually(async () => expect((await first.store.getVersion(urn, 'status', 0))?.version).toBe(1));
+    await eventually(async () => {
+      expect((await first.store.getVersion(urn, 'status', 0))?.version).toBe(1);
+    });
     expect((await first.store.pendingOutbox(100)).length).toBeGreaterThan(0);
     // The crash: nothing more is published by this writer.
     await crashing.stop();
@@ -197,6 +202,8 @@ describe('the metadata writer under faults', () => {
     );
     expect(failed).toHaveLength(1);
     expect(failed[0]?.error).toMatch(/neither Confluent-framed Avro/);
-    await eventually(async () => expect((await engines.store.getVersion(urn, 'status', 0))?.value).toEqual({ removed: false }));
+    await eventually(async () => {
+      expect((await engines.store.getVersion(urn, 'status', 0))?.value).toEqual({ removed: false });
+    });
   });
 });

@@ -68,11 +68,12 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
     return type;
   };
   const proposal = codec<MetadataChangeProposal>('com.linkedin.pegasus2avro.mxe.MetadataChangeProposal');
+  const proposalType = namedRecord('com.linkedin.pegasus2avro.mxe.MetadataChangeProposal');
   return {
     proposal: {
       ...proposal,
       decodeAny: (buffer) =>
-        buffer[0] === MAGIC_BYTE ? proposal.decode(buffer) : proposalFromJson(buffer, proposal.type as types.RecordType),
+        buffer[0] === MAGIC_BYTE ? proposal.decode(buffer) : proposalFromJson(buffer, proposalType),
     },
     changeLog: codec('com.linkedin.pegasus2avro.mxe.MetadataChangeLog'),
     failedProposal: codec('com.linkedin.pegasus2avro.mxe.FailedMetadataChangeProposal'),
@@ -133,7 +134,9 @@ function proposalFromJson(buffer: Buffer, type: types.RecordType): MetadataChang
   });
   const problems: string[] = [];
   type.isValid(record, {
-    errorHook: (path, value) => problems.push(`${path.join('.') || '(record)'}: ${JSON.stringify(value) ?? 'undefined'}`),
+    errorHook: (path, value: unknown) => {
+      problems.push(`${path.join('.') || '(record)'}: ${value === undefined ? 'missing' : JSON.stringify(value)}`);
+    },
   });
   if (problems.length > 0) {
     throw new UndecodableRecordError(`JSON proposal does not match MetadataChangeProposal: ${problems.join('; ')}`);

@@ -24,7 +24,9 @@ export async function listen(handler: RequestListener, host: string, port: numbe
     port: (server.address() as AddressInfo).port,
     close: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+        }, graceMs);
         server.close(() => {
           clearTimeout(timer);
           resolve();

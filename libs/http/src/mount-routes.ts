@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
 import type { EndpointFamily } from './errors';
 import type { RequestContext, Route } from './route';
@@ -84,29 +84,23 @@ class MethodNotAllowedError extends Error {
  * Reads every request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
  * `application/x-www-form-urlencoded`). An empty body is `undefined`; over `limitBytes` is a 413; bad JSON a 400.
  */
-export function jsonBody(limitBytes: number) {
-  const raw = express.raw({ type: () => true, limit: limitBytes });
-  return (request: Request, response: Response, next: NextFunction): void => {
-    raw(request, response, (error?: unknown) => {
-      if (error) {
-        next(error);
-        return;
-      }
-      const buffer: unknown = request.body;
-      if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
-        request.body = undefined;
-        next();
-        return;
-      }
-      try {
-        request.body = JSON.parse(buffer.toString('utf8')) as unknown;
-        next();
-      } catch (parseError) {
-        const detail = parseError instanceof Error ? parseError.message : String(parseError);
-        next(new BadRequestError(`Request body is not valid JSON: ${detail}`));
-      }
-    });
+export function jsonBody(limitBytes: number): RequestHandler[] {
+  const parseJson: RequestHandler = (request, _response, next) => {
+    const buffer: unknown = request.body;
+    if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
+      request.body = undefined;
+      next();
+      return;
+    }
+    try {
+      request.body = JSON.parse(buffer.toString('utf8')) as unknown;
+      next();
+    } catch (parseError) {
+      const detail = parseError instanceof Error ? parseError.message : String(parseError);
+      next(new BadRequestError(`Request body is not valid JSON: ${detail}`));
+    }
   };
+  return [express.raw({ type: () => true, limit: limitBytes }), parseJson];
 }
 
 /** Which error body a path answers with when no route claimed it. */

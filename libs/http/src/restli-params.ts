@@ -32,7 +32,7 @@ export function parseRestliList(text: string): string[] | undefined {
  */
 export function restliListParam() {
   return z.preprocess((value) => {
-    const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
+    const values: unknown[] = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
     return values.flatMap((item) => (typeof item === 'string' ? (parseRestliList(item) ?? [item]) : [item]));
   }, z.array(z.string().min(1)));
 }

@@ -43,9 +43,16 @@ export async function startStandalone(options: StandaloneProcessOptions = {}): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolveExit) => {
+    child.once('exit', (code) => {
+      resolveExit(code);
+    });
+  });
 
   const port = await waitForReadyPort(child, () => output, exited, options.startTimeoutMs ?? 30_000);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -77,10 +84,12 @@ async function waitForReadyPort(
   timeoutMs: number,
 ): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  let stillRunning = true;
-  void exited.then(() => (stillRunning = false));
+  const state = { exited: false };
+  void exited.then(() => {
+    state.exited = true;
+  });
   while (Date.now() < deadline) {
-    if (!stillRunning) throw new Error(`Strata exited before it was ready:\n${output()}`);
+    if (state.exited) throw new Error(`Strata exited before it was ready:\n${output()}`);
     const port = readyPort(output());
     if (port !== undefined) {
       const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);

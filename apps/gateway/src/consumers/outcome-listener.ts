@@ -34,7 +34,10 @@ export class OutcomeListener {
       groupId: this.options.groupId,
       topics: [this.options.topic],
       fromBeginning: false,
-      handleBatch: (records) => Promise.resolve(this.deliver(records)),
+      handleBatch: (records) => {
+        this.deliver(records);
+        return Promise.resolve();
+      },
     });
   }
 

@@ -65,7 +65,12 @@ export class OutboxRelay {
         this.scheduleRetry();
         return;
       }
-    } while (this.again && !this.stopped);
+    } while (this.rerunRequested());
+  }
+
+  /** Whether a flush() arrived while draining (read through a method: it changes while the drain awaits). */
+  private rerunRequested(): boolean {
+    return this.again;
   }
 
   private async drain(): Promise<void> {

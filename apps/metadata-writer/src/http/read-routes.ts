@@ -46,7 +46,7 @@ export function readRoutes(reader: EntityReader): Route[] {
       summary: 'One version of one aspect: 0 (the default) is the latest; negative counts back from it.',
       query: z.object({
         aspect: z.string().min(1),
-        version: z.coerce.number().int().safe().default(0),
+        version: z.coerce.number().int().default(0),
       }),
       handle: async ({ query, key }) => {
         const found = await reader.getVersion(key ?? '', query.aspect, query.version);
