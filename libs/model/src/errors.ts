@@ -66,3 +66,25 @@ export class UnavailableError extends StrataError {
 export class TimeoutError extends StrataError {
   readonly code = 'timeout';
 }
+
+const errorClassByCode: Record<ErrorCode, new (message: string) => StrataError> = {
+  'bad-request': BadRequestError,
+  unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
+  'not-found': NotFoundError,
+  conflict: ConflictError,
+  'payload-too-large': PayloadTooLargeError,
+  validation: ValidationError,
+  unavailable: UnavailableError,
+  timeout: TimeoutError,
+};
+
+/** Rebuilds a typed error from its code, e.g. a rejection reported by another service. Unknown codes are validation errors. */
+export function errorFromCode(code: string, message: string): StrataError {
+  const ErrorClass = isErrorCode(code) ? errorClassByCode[code] : ValidationError;
+  return new ErrorClass(message);
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(errorClassByCode, code);
+}

@@ -1,0 +1,370 @@
+import { ValidationError } from './errors';
+import {
+  ANY_ENTITY_TYPE,
+  javaClassOf,
+  unionMemberKey,
+  urnEntityTypeOfClass,
+  type AvroSchema,
+  type FieldSchema,
+  type RecordSchema,
+  type UnionSchema,
+} from './record-schema';
+import { parseUrn, type Urn } from './urn';
+
+/** A JSON object: an aspect value, a key, system metadata. */
+export type JsonObject = { [key: string]: unknown };
+
+/** One thing wrong with an aspect value: where (a JSON pointer, `/owners/0/owner`) and why. */
+export interface AspectProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** An aspect value that does not match its schema. The message lists each problem as `<path>: <reason>`, one a line. */
+export class AspectValidationError extends ValidationError {
+  readonly problems: readonly AspectProblem[];
+
+  constructor(problems: readonly AspectProblem[]) {
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map(({ path, reason }) => `${path}: ${reason}`);
+    if (problems.length > MAX_PROBLEMS_SHOWN) shown.push(`… and ${problems.length - MAX_PROBLEMS_SHOWN} more problems`);
+    super(shown.join('\n'));
+    this.problems = problems;
+  }
+}
+
+/** How a validation checks what the schema alone cannot. */
+export interface AspectValidationContext {
+  /**
+   * Checks that a URN of a known entity type is well formed for that entity (its key derives from it), throwing a
+   * {@link ValidationError} if not. Called for typed URN fields (`DatasetUrn`, …), not for generic `Urn` fields.
+   */
+  readonly checkEntityUrn?: (urn: Urn) => void;
+}
+
+const MAX_PROBLEMS_SHOWN = 10;
+/** Problems beyond this many are counted, not collected. */
+const MAX_PROBLEMS_COLLECTED = 1000;
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
+
+/** An entity-type constraint from a `Relationship` annotation, waiting to reach the value it applies to. */
+interface RelationshipConstraint {
+  /** Path segments still to descend (`*` for array items and map values) before the constraint applies. */
+  readonly remaining: readonly string[];
+  readonly entityTypes: readonly string[];
+}
+
+const INVALID = Symbol('invalid');
+type Result = unknown;
+
+/**
+ * Validates an aspect value against its record schema with Pegasus JSON semantics (see `schemas/README.md`) and
+ * returns a normalized copy: unknown fields dropped at every depth, `null` optional fields removed, defaults NOT
+ * filled in (the value is stored as sent). Never mutates `value`. Throws {@link AspectValidationError} listing every
+ * problem (the first ten in the message) with its JSON path.
+ *
+ * URN checks: a string typed `java.class …<Type>Urn` must parse as a URN of that entity type (`…urn.Urn`: any type);
+ * a `Relationship` annotation with `entityTypes` (or `UrnValidation.entityTypes`) restricts the types further. Entity
+ * types compare without case (`urn:li:corpUser:x` passes as a corpuser URN, as in DataHub's documentation).
+ */
+export function validateAspectValue(
+  schema: RecordSchema,
+  value: unknown,
+  context: AspectValidationContext = {},
+): JsonObject {
+  const walker = new Walker(context);
+  const result = walker.record(schema, value, [], []);
+  if (walker.problems.length > 0 || result === INVALID) throw new AspectValidationError(walker.problems);
+  return result as JsonObject;
+}
+
+class Walker {
+  readonly problems: AspectProblem[] = [];
+
+  constructor(private readonly context: AspectValidationContext) {}
+
+  private problem(path: readonly string[], reason: string): typeof INVALID {
+    if (this.problems.length < MAX_PROBLEMS_COLLECTED) this.problems.push({ path: pointer(path), reason });
+    return INVALID;
+  }
+
+  record(
+    schema: RecordSchema,
+    value: unknown,
+    path: readonly string[],
+    constraints: readonly RelationshipConstraint[],
+  ): Result {
+    if (!isPlainObject(value)) return this.problem(path, `expected an object (${schema.name}), got ${describe(value)}`);
+    const output: JsonObject = {};
+    let valid = true;
+    for (const field of schema.fields) {
+      const fieldPath = [...path, field.name];
+      const fieldValue = Object.prototype.hasOwnProperty.call(value, field.name) ? value[field.name] : undefined;
+      const fieldConstraints = [...descend(constraints, field.name), ...constraintsOf(field)];
+      if (fieldValue === undefined || (fieldValue === null && field.optional)) {
+        if (!field.optional && !field.hasDefault) {
+          this.problem(fieldPath, 'required field is missing');
+          valid = false;
+        }
+        continue;
+      }
+      const result = this.field(field, fieldValue, fieldPath, fieldConstraints);
+      if (result === INVALID) valid = false;
+      else output[field.name] = result;
+    }
+    return valid ? output : INVALID;
+  }
+
+  private field(
+    field: FieldSchema,
+    value: unknown,
+    path: readonly string[],
+    constraints: readonly RelationshipConstraint[],
+  ): Result {
+    const fieldClass = javaClassOf(field.annotations);
+    if (field.optional && field.type.type === 'union') {
+      const present = field.type.members.filter((member) => member.type !== 'null');
+      const only = present.length === 1 ? present[0] : undefined;
+      if (only !== undefined) return this.value(only, value, path, constraints, fieldClass);
+      return this.union({ type: 'union', members: present }, value, path, constraints);
+    }
+    return this.value(field.type, value, path, constraints, fieldClass);
+  }
+
+  private value(
+    schema: AvroSchema,
+    value: unknown,
+    path: readonly string[],
+    constraints: readonly RelationshipConstraint[],
+    inheritedClass?: string,
+  ): Result {
+    switch (schema.type) {
+      case 'record':
+        return this.record(schema, value, path, constraints);
+      case 'union':
+        return this.union(schema, value, path, constraints);
+      case 'array': {
+        if (!Array.isArray(value)) return this.problem(path, `expected an array, got ${describe(value)}`);
+        const itemConstraints = descend(constraints, '*');
+        const output = value.map((item, index) =>
+          this.value(schema.items, item, [...path, String(index)], itemConstraints),
+        );
+        return output.includes(INVALID) ? INVALID : output;
+      }
+      case 'map': {
+        if (!isPlainObject(value)) return this.problem(path, `expected an object (a map), got ${describe(value)}`);
+        const valueConstraints = descend(constraints, '*');
+        const output: JsonObject = {};
+        let valid = true;
+        for (const [key, item] of Object.entries(value)) {
+          const result = this.value(schema.values, item, [...path, key], valueConstraints);
+          if (result === INVALID) valid = false;
+          else output[key] = result;
+        }
+        return valid ? output : INVALID;
+      }
+      case 'enum':
+        if (typeof value !== 'string')
+          return this.problem(path, `expected a string (${schema.name}), got ${describe(value)}`);
+        if (!schema.symbols.includes(value)) {
+          return this.problem(path, `${JSON.stringify(value)} is not one of ${listSymbols(schema.symbols)}`);
+        }
+        return value;
+      case 'fixed':
+        if (typeof value !== 'string' || value.length !== schema.size) {
+          return this.problem(
+            path,
+            `expected a string of ${schema.size} characters (${schema.name}), got ${describe(value)}`,
+          );
+        }
+        return value;
+      case 'string':
+        if (typeof value !== 'string') return this.problem(path, `expected a string, got ${describe(value)}`);
+        return this.urn(value, javaClassOf(schema.annotations) ?? inheritedClass, path, constraints);
+      case 'bytes':
+        if (typeof value !== 'string') return this.problem(path, `expected a string (bytes), got ${describe(value)}`);
+        return value;
+      case 'boolean':
+        if (typeof value !== 'boolean') return this.problem(path, `expected a boolean, got ${describe(value)}`);
+        return value;
+      case 'int':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < INT_MIN || value > INT_MAX) {
+          return this.problem(
+            path,
+            `expected an int (an integer from ${INT_MIN} to ${INT_MAX}), got ${describe(value)}`,
+          );
+        }
+        return value;
+      case 'long':
+        if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+          return this.problem(
+            path,
+            `expected a long (an integer within ±${Number.MAX_SAFE_INTEGER}), got ${describe(value)}`,
+          );
+        }
+        return value;
+      case 'float':
+      case 'double':
+        if (typeof value !== 'number' || !Number.isFinite(value)) {
+          return this.problem(path, `expected a finite number (${schema.type}), got ${describe(value)}`);
+        }
+        return value;
+      case 'null':
+        if (value !== null) return this.problem(path, `expected null, got ${describe(value)}`);
+        return null;
+    }
+  }
+
+  private union(
+    schema: UnionSchema,
+    value: unknown,
+    path: readonly string[],
+    constraints: readonly RelationshipConstraint[],
+  ): Result {
+    if (value === null && schema.members.some((member) => member.type === 'null')) return null;
+    const keys = schema.members.filter((member) => member.type !== 'null').map(unionMemberKey);
+    const expected = `an object with one key, one of ${keys.join(', ')}`;
+    if (!isPlainObject(value)) return this.problem(path, `expected ${expected}, got ${describe(value)}`);
+    const present = Object.keys(value);
+    const key = present[0];
+    if (present.length !== 1 || key === undefined) {
+      return this.problem(
+        path,
+        `expected ${expected}, got ${present.length === 0 ? 'an empty object' : `keys ${present.join(', ')}`}`,
+      );
+    }
+    const member = schema.members.find((candidate) => candidate.type !== 'null' && unionMemberKey(candidate) === key);
+    if (member === undefined)
+      return this.problem(path, `union member ${JSON.stringify(key)} is not one of ${keys.join(', ')}`);
+    const result = this.value(member, value[key], [...path, key], descend(constraints, key));
+    return result === INVALID ? INVALID : { [key]: result };
+  }
+
+  /** Checks a string that must be a URN (typed field, or a relationship target); returns it unchanged. */
+  private urn(
+    value: string,
+    javaClass: string | undefined,
+    path: readonly string[],
+    constraints: readonly RelationshipConstraint[],
+  ): Result {
+    const typed = javaClass === undefined ? undefined : urnEntityTypeOfClass(javaClass);
+    const applicable = constraints.filter(
+      (constraint) => constraint.remaining.length === 0 && constraint.entityTypes.length > 0,
+    );
+    if (typed === undefined && applicable.length === 0) return value;
+    let urn: Urn;
+    try {
+      urn = parseUrn(value);
+    } catch (error) {
+      return this.problem(path, error instanceof Error ? error.message : String(error));
+    }
+    if (typed !== undefined && typed !== ANY_ENTITY_TYPE && !sameEntityType(urn.entityType, typed)) {
+      return this.problem(path, `${JSON.stringify(value)} is not ${article(typed)} ${typed} URN`);
+    }
+    for (const { entityTypes } of applicable) {
+      if (!entityTypes.some((entityType) => sameEntityType(urn.entityType, entityType))) {
+        return this.problem(
+          path,
+          `${JSON.stringify(value)} is not ${article(entityTypes[0] ?? '')} ${orList(entityTypes)} URN`,
+        );
+      }
+    }
+    if (typed !== undefined && typed !== ANY_ENTITY_TYPE && this.context.checkEntityUrn !== undefined) {
+      try {
+        this.context.checkEntityUrn(urn);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return this.problem(path, error.message);
+      }
+    }
+    return value;
+  }
+}
+
+/**
+ * Entity types in typed URN fields compare without case: DataHub's own documentation ingests groups whose members are
+ * `urn:li:corpUser:jdoe`, and DataHub accepts them there. A URN of a different entity type is still rejected.
+ */
+function sameEntityType(actual: string, expected: string): boolean {
+  return actual === expected || actual.toLowerCase() === expected.toLowerCase();
+}
+
+/** The entity-type constraints a field's `Relationship` / `UrnValidation` annotations put on its value or inside it. */
+function constraintsOf(field: FieldSchema): RelationshipConstraint[] {
+  const constraints: RelationshipConstraint[] = [];
+  for (const key of ['Relationship', 'UrnValidation']) {
+    const annotation = field.annotations[key];
+    if (!isPlainObject(annotation)) continue;
+    const entityTypes = entityTypesOf(annotation);
+    if (entityTypes !== undefined) {
+      constraints.push({ remaining: [], entityTypes });
+      continue;
+    }
+    // Path-keyed form, on arrays, maps and records: {"/*/tag": {"name": …, "entityTypes": […]}}.
+    for (const [subPath, inner] of Object.entries(annotation)) {
+      if (!subPath.startsWith('/') || !isPlainObject(inner)) continue;
+      const innerTypes = entityTypesOf(inner);
+      if (innerTypes !== undefined)
+        constraints.push({ remaining: subPath.split('/').filter((s) => s !== ''), entityTypes: innerTypes });
+    }
+  }
+  return constraints;
+}
+
+function entityTypesOf(annotation: Record<string, unknown>): readonly string[] | undefined {
+  const entityTypes = annotation['entityTypes'];
+  if (!Array.isArray(entityTypes)) return undefined;
+  return entityTypes.filter((type): type is string => typeof type === 'string');
+}
+
+/** Moves constraints one segment down; those whose next segment differs fall away. */
+function descend(constraints: readonly RelationshipConstraint[], segment: string): RelationshipConstraint[] {
+  const result: RelationshipConstraint[] = [];
+  for (const constraint of constraints) {
+    const [next, ...rest] = constraint.remaining;
+    if (next === segment) result.push({ remaining: rest, entityTypes: constraint.entityTypes });
+  }
+  return result;
+}
+
+function pointer(path: readonly string[]): string {
+  if (path.length === 0) return '/';
+  return path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return `the string ${truncate(JSON.stringify(value))}`;
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+function listSymbols(symbols: readonly string[]): string {
+  return symbols.length > 30 ? `${symbols.slice(0, 30).join(', ')}, …` : symbols.join(', ');
+}
+
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1] ?? ''}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}

@@ -1,0 +1,50 @@
+export {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  StrataError,
+  TimeoutError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+  errorFromCode,
+  type ErrorCode,
+} from './errors';
+export { InvalidUrnError, Urn, decodeUrnPathSegment, encodeUrnPathSegment, formatUrn, parseUrn } from './urn';
+export { SchemaError } from './schema-error';
+export {
+  AspectValidationError,
+  validateAspectValue,
+  type AspectProblem,
+  type AspectValidationContext,
+  type JsonObject,
+} from './aspect-validator';
+export { createEntityRegistry, type AspectSpec, type EntityRegistry, type EntitySpec } from './entity-registry';
+export {
+  DEFAULT_MAX_ASPECT_BYTES,
+  validateProposal,
+  type ProposalChangeType,
+  type ProposalValidationOptions,
+  type ValidatedProposal,
+} from './proposal-validation';
+export {
+  ANY_ENTITY_TYPE,
+  javaClassOf,
+  unionMemberKey,
+  urnEntityTypeOfClass,
+  type Annotations,
+  type ArraySchema,
+  type AvroSchema,
+  type EnumSchema,
+  type FieldSchema,
+  type FixedSchema,
+  type MapSchema,
+  type PrimitiveSchema,
+  type PrimitiveTypeName,
+  type RecordSchema,
+  type UnionSchema,
+} from './record-schema';
+// Aspect value types in Pegasus JSON form, generated from schemas/aspects by tools/codegen (npm run generate).
+export type * from './generated/aspects';

@@ -1,0 +1,260 @@
+import type { JsonObject } from './aspect-validator';
+import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
+import { BadRequestError, PayloadTooLargeError, ValidationError } from './errors';
+import { parseUrn, type Urn } from './urn';
+
+/** The change types a proposal may carry, after normalization (`UPDATE` is `UPSERT`). */
+export type ProposalChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE';
+
+/** A proposal that passed every check: the entity, URN, aspect and value are known to fit together. */
+export interface ValidatedProposal {
+  readonly entity: EntitySpec;
+  readonly urn: Urn;
+  readonly changeType: ProposalChangeType;
+  readonly aspect: AspectSpec;
+  /** The normalized aspect value (unknown fields dropped, null optional fields removed); undefined only for DELETE. */
+  readonly value: JsonObject | undefined;
+  readonly systemMetadata: JsonObject | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface ProposalValidationOptions {
+  /** Largest accepted serialized aspect value, in bytes (UTF-8). Default 16 000 000, DataHub's limit. */
+  readonly maxAspectBytes?: number;
+}
+
+/** DataHub's aspect size limit (`INGESTION_MAX_SERIALIZED_STRING_LENGTH`). */
+export const DEFAULT_MAX_ASPECT_BYTES = 16_000_000;
+
+const ACCEPTED_CHANGE_TYPES = 'UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE';
+const CHANGE_TYPES: Readonly<Record<string, ProposalChangeType>> = {
+  UPSERT: 'UPSERT',
+  UPDATE: 'UPSERT',
+  CREATE: 'CREATE',
+  CREATE_ENTITY: 'CREATE_ENTITY',
+  DELETE: 'DELETE',
+};
+const SYSTEM_METADATA_STRINGS = ['runId', 'lastRunId', 'pipelineName', 'registryName', 'registryVersion', 'version'];
+const SYSTEM_METADATA_NUMBERS = ['lastObserved', 'schemaVersion'];
+
+/**
+ * Validates a proposal in the JSON shape clients send to `/aspects?action=ingestProposal`:
+ * `{entityType, entityUrn, changeType, aspectName, aspect: {value: "<JSON text>", contentType}, systemMetadata?, headers?}`
+ * (`aspect.value` may also be an already-parsed object). Used by the gateway and, again, by the metadata-writer for
+ * proposals from direct producers.
+ *
+ * Everything a client can get wrong throws a typed error with DataHub's message where DataHub has one:
+ * {@link BadRequestError} for a proposal that is not an object, {@link PayloadTooLargeError} for an aspect over the
+ * size limit, {@link ValidationError} (an `InvalidUrnError` for URNs) for the rest.
+ */
+export function validateProposal(
+  registry: EntityRegistry,
+  input: unknown,
+  options: ProposalValidationOptions = {},
+): ValidatedProposal {
+  if (!isPlainObject(input)) throw new BadRequestError(`A proposal must be a JSON object, got ${describe(input)}`);
+  const maxAspectBytes = options.maxAspectBytes ?? DEFAULT_MAX_ASPECT_BYTES;
+
+  const entityType = input['entityType'];
+  if (entityType === undefined || entityType === null || entityType === '') {
+    throw new ValidationError('Proposal field entityType is required');
+  }
+  if (typeof entityType !== 'string')
+    throw new ValidationError(`Proposal field entityType must be a string, got ${describe(entityType)}`);
+  const entity = registry.entity(entityType);
+  if (entity === undefined) throw new ValidationError(`Unknown entity: ${entityType}`);
+
+  const entityUrn = input['entityUrn'];
+  if (entityUrn === undefined || entityUrn === null || entityUrn === '') {
+    throw new ValidationError('Proposal field entityUrn is required');
+  }
+  if (typeof entityUrn !== 'string')
+    throw new ValidationError(`Proposal field entityUrn must be a string, got ${describe(entityUrn)}`);
+  const urn = parseUrn(entityUrn);
+  if (urn.entityType !== entityType) {
+    throw new ValidationError(`URN entity type does not match MCP entity type. ${urn.entityType} != ${entityType}`);
+  }
+  const key = entity.keyFromUrn(urn);
+
+  const rawChangeType = input['changeType'];
+  if (rawChangeType === undefined || rawChangeType === null)
+    throw new ValidationError('Proposal field changeType is required');
+  const changeType = typeof rawChangeType === 'string' ? CHANGE_TYPES[rawChangeType] : undefined;
+  if (changeType === undefined) {
+    const shown = typeof rawChangeType === 'string' ? rawChangeType : JSON.stringify(rawChangeType);
+    throw new ValidationError(`ChangeType ${shown} not supported: expected one of ${ACCEPTED_CHANGE_TYPES}`);
+  }
+
+  const aspectName = input['aspectName'];
+  if (aspectName === undefined || aspectName === null || aspectName === '') {
+    throw new ValidationError(
+      changeType === 'DELETE'
+        ? 'Aspect name is required for delete operations'
+        : 'Aspect name is required for create and update operations',
+    );
+  }
+  if (typeof aspectName !== 'string')
+    throw new ValidationError(`Proposal field aspectName must be a string, got ${describe(aspectName)}`);
+  const aspect = entity.aspect(aspectName);
+  if (aspect === undefined) throw new ValidationError(`Unknown aspect ${aspectName} for entity ${entityType}`);
+  if (aspect.kind === 'timeseries' && changeType !== 'UPSERT') {
+    throw new ValidationError(
+      `ChangeType ${rawChangeType as string} not supported for timeseries aspect ${aspectName}: expected UPSERT`,
+    );
+  }
+
+  const systemMetadata = validateSystemMetadata(input['systemMetadata']);
+  const headers = validateHeaders(input['headers']);
+  const value = changeType === 'DELETE' ? undefined : validateAspect(aspect, key, input['aspect'], maxAspectBytes);
+  return Object.freeze({ entity, urn, changeType, aspect, value, systemMetadata, headers });
+}
+
+function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, maxAspectBytes: number): JsonObject {
+  if (generic === undefined || generic === null) {
+    throw new ValidationError(
+      `Proposal field aspect is required for create and update operations (aspect ${aspect.name})`,
+    );
+  }
+  if (!isPlainObject(generic)) {
+    throw new ValidationError(`Proposal field aspect must be an object {value, contentType}, got ${describe(generic)}`);
+  }
+  const contentType = generic['contentType'];
+  if (contentType !== undefined && contentType !== null) {
+    const mediaType =
+      typeof contentType === 'string' ? (contentType.split(';')[0] ?? '').trim().toLowerCase() : undefined;
+    if (mediaType !== 'application/json') {
+      throw new ValidationError(
+        `Unsupported content type ${JSON.stringify(contentType)} for aspect ${aspect.name}: only application/json is supported`,
+      );
+    }
+  }
+
+  const raw = generic['value'];
+  let parsed: unknown;
+  if (typeof raw === 'string') {
+    checkSize(aspect, Buffer.byteLength(raw, 'utf8'), maxAspectBytes);
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ValidationError(`Could not deserialize ${raw.slice(0, 200)} for aspect ${aspect.name}: ${reason}`, {
+        cause: error,
+      });
+    }
+    if (!isPlainObject(parsed)) {
+      throw new ValidationError(
+        `Could not deserialize ${raw.slice(0, 200)} for aspect ${aspect.name}: expected a JSON object`,
+      );
+    }
+  } else if (isPlainObject(raw)) {
+    let serialized: string;
+    try {
+      serialized = JSON.stringify(raw);
+    } catch (error) {
+      throw new ValidationError(`Could not serialize the value of aspect ${aspect.name}`, { cause: error });
+    }
+    checkSize(aspect, Buffer.byteLength(serialized, 'utf8'), maxAspectBytes);
+    parsed = raw;
+  } else if (raw === undefined || raw === null) {
+    throw new ValidationError(`Proposal field aspect.value is required for aspect ${aspect.name}`);
+  } else {
+    throw new ValidationError(
+      `Could not deserialize ${describe(raw)} for aspect ${aspect.name}: expected JSON text or an object`,
+    );
+  }
+
+  if (aspect.kind === 'timeseries' && (parsed as JsonObject)['timestampMillis'] === undefined) {
+    throw new ValidationError('Input timeseries aspect does not contain a timestampMillis field');
+  }
+  let value: JsonObject;
+  try {
+    value = aspect.validate(parsed);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(`Invalid format for aspect: ${aspect.name}\n Cause: ${error.message}`, { cause: error });
+  }
+  if (aspect.isKey && !deepEqual(value, key)) {
+    throw new ValidationError(
+      `Key aspect ${aspect.name} does not match the entity URN: expected ${JSON.stringify(key)}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+function checkSize(aspect: AspectSpec, bytes: number, maxAspectBytes: number): void {
+  if (bytes > maxAspectBytes) {
+    throw new PayloadTooLargeError(`Aspect ${aspect.name} is ${bytes} bytes, over the limit of ${maxAspectBytes}`);
+  }
+}
+
+/**
+ * System metadata is checked leniently: known fields must have their types (`lastObserved` a number, `runId` a string,
+ * `properties` a string map); null known fields are dropped; unknown fields are kept as sent.
+ */
+function validateSystemMetadata(input: unknown): JsonObject | undefined {
+  if (input === undefined || input === null) return undefined;
+  if (!isPlainObject(input))
+    throw new ValidationError(`Proposal field systemMetadata must be an object, got ${describe(input)}`);
+  const output: JsonObject = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (value === null || value === undefined) continue;
+    if (SYSTEM_METADATA_STRINGS.includes(name) && typeof value !== 'string') {
+      throw new ValidationError(`systemMetadata.${name} must be a string, got ${describe(value)}`);
+    }
+    if (SYSTEM_METADATA_NUMBERS.includes(name) && (typeof value !== 'number' || !Number.isFinite(value))) {
+      throw new ValidationError(`systemMetadata.${name} must be a number, got ${describe(value)}`);
+    }
+    if (name === 'properties') {
+      output[name] = stringMap(value, 'systemMetadata.properties');
+      continue;
+    }
+    output[name] = value;
+  }
+  return output;
+}
+
+function validateHeaders(input: unknown): Readonly<Record<string, string>> {
+  if (input === undefined || input === null) return Object.freeze({});
+  return Object.freeze(stringMap(input, 'headers'));
+}
+
+function stringMap(input: unknown, name: string): Record<string, string> {
+  if (!isPlainObject(input))
+    throw new ValidationError(`Proposal field ${name} must be an object of strings, got ${describe(input)}`);
+  const output: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value !== 'string') throw new ValidationError(`${name}.${key} must be a string, got ${describe(value)}`);
+    output[key] = value;
+  }
+  return output;
+}
+
+function deepEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    return (
+      Array.isArray(left) &&
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, index) => deepEqual(item, right[index]))
+    );
+  }
+  if (!isPlainObject(left) || !isPlainObject(right)) return false;
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length && keys.every((key) => key in right && deepEqual(left[key], right[key]))
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value);
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
+  return typeof value;
+}
