@@ -79,7 +79,6 @@ export class OutcomeListener {
   }
 
   private deliver(records: readonly LogRecord[]): void {
-    if (this.waiters.size === 0) return;
     for (const record of records) {
       let outcome: MetadataChangeProposalOutcome;
       try {

@@ -30,7 +30,9 @@ export function proposalsFromSnapshot(
   const union = objectOrThrow(objectOrThrow(entityInput, 'entity')['value'], 'entity.value');
   const names = Object.keys(union);
   if (names.length !== 1) {
-    throw new ValidationError(`entity.value must hold exactly one snapshot, found ${names.length === 0 ? 'none' : names.join(', ')}`);
+    throw new ValidationError(
+      `entity.value must hold exactly one snapshot, found ${names.length === 0 ? 'none' : names.join(', ')}`,
+    );
   }
   const snapshotName = names[0] ?? '';
   const entity = registry.entityBySnapshot(restRecordName(snapshotName));
@@ -40,7 +42,8 @@ export function proposalsFromSnapshot(
   if (typeof urn !== 'string') throw new ValidationError(`${snapshotName}.urn is required and must be a string`);
 
   const aspects = aspectsOf(entity, snapshot, snapshotName);
-  if (aspects.length === 0) aspects.push({ name: entity.keyAspect.name, value: entity.keyFromUrn(parseOrThrow(entity, urn)) });
+  if (aspects.length === 0)
+    aspects.push({ name: entity.keyAspect.name, value: entity.keyFromUrn(parseOrThrow(entity, urn)) });
 
   const problems: string[] = [];
   const proposals: ValidatedProposal[] = [];
@@ -66,7 +69,7 @@ export function proposalsFromSnapshot(
       problems.push(error.message);
     }
   }
-  if (problems.length > 0) throw new ValidationError(problems.join('\n'));
+  if (problems.length > 0) throw new ValidationError([...new Set(problems)].join('\n'));
   return proposals;
 }
 
@@ -79,7 +82,9 @@ function aspectsOf(entity: EntitySpec, snapshot: Record<string, unknown>, snapsh
     const keys = Object.keys(union);
     const recordName = keys[0];
     if (keys.length !== 1 || recordName === undefined) {
-      throw new ValidationError(`${snapshotName}.aspects[${index}] must hold exactly one aspect keyed by its record name`);
+      throw new ValidationError(
+        `${snapshotName}.aspects[${index}] must hold exactly one aspect keyed by its record name`,
+      );
     }
     const spec = entity.aspectByRecordName(restRecordName(recordName));
     if (!spec) throw new ValidationError(`Unknown aspect ${recordName} for entity ${entity.name}`);

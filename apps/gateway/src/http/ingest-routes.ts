@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { StrataError, ValidationError, validateProposal, type EntityRegistry, type ValidatedProposal } from '@strata/model';
+import {
+  StrataError,
+  ValidationError,
+  validateProposal,
+  type EntityRegistry,
+  type ValidatedProposal,
+} from '@strata/model';
 import { defineRoute, type RequestContext, type Route, type RouteResponse } from '@strata/http';
 import { proposalsFromSnapshot } from '../domain/snapshot-proposals';
 import type { ProposalSubmitter, SubmitResult } from '../ingest/proposal-submitter';
@@ -105,6 +111,8 @@ function accepted(context: RequestContext): RouteResponse {
 function outcomeHeaders({ outcomes }: SubmitResult): Record<string, string> {
   return {
     'X-Strata-Outcome': outcomes.map((outcome) => outcome.status).join(', '),
-    'X-Strata-Aspect-Version': outcomes.map((outcome) => (outcome.version === null ? '-' : String(outcome.version))).join(', '),
+    'X-Strata-Aspect-Version': outcomes
+      .map((outcome) => (outcome.version === null ? '-' : String(outcome.version)))
+      .join(', '),
   };
 }

@@ -44,7 +44,9 @@ export class ProposalSubmitter {
 
   async submit(proposals: readonly ValidatedProposal[], submission: Submission): Promise<SubmitResult> {
     const proposalIds =
-      proposals.length === 1 ? [submission.requestId] : proposals.map((_proposal, index) => `${submission.requestId}/${index}`);
+      proposals.length === 1
+        ? [submission.requestId]
+        : proposals.map((_proposal, index) => `${submission.requestId}/${index}`);
     const records = proposals.map((proposal, index) => ({
       topic: this.options.topics.metadataChangeProposal,
       key: proposal.urn.toString(),
@@ -55,7 +57,9 @@ export class ProposalSubmitter {
         [RecordHeader.traceId]: submission.traceId,
       },
     }));
-    const waiting = submission.wait ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs) : undefined;
+    const waiting = submission.wait
+      ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs)
+      : undefined;
     try {
       await this.options.log.publish(records);
     } catch (error) {
@@ -83,7 +87,9 @@ export class ProposalSubmitter {
       aspect: proposal.value
         ? { value: Buffer.from(JSON.stringify(proposal.value), 'utf8'), contentType: 'application/json' }
         : null,
-      systemMetadata: proposal.systemMetadata ? this.options.serde.toSystemMetadataRecord(proposal.systemMetadata) : null,
+      systemMetadata: proposal.systemMetadata
+        ? this.options.serde.toSystemMetadataRecord(proposal.systemMetadata)
+        : null,
       headers: Object.keys(proposal.headers).length > 0 ? { ...proposal.headers } : null,
     };
   }

@@ -37,13 +37,8 @@ export class OutboxRelay {
   /** Publishes everything pending. Resolves when the outbox is empty or the log failed (a retry is then scheduled). */
   flush(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.drainUntilQuiet().finally(() => {
-      this.running = undefined;
-    });
+    this.again = true;
+    this.running ??= this.drainUntilQuiet();
     return this.running;
   }
 
@@ -54,21 +49,29 @@ export class OutboxRelay {
     await this.running;
   }
 
+  /**
+   * Drains until no flush() arrived during the last round. The final check of `again` and the clearing of `running`
+   * happen in one synchronous step, so a flush() either joins this drain before it ends or starts a new one.
+   */
   private async drainUntilQuiet(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.drain();
-        this.retryDelayMs = this.options.retryDelayMs ?? 200;
-      } catch (error) {
-        this.options.onError(error);
-        this.scheduleRetry();
-        return;
+    try {
+      while (this.rerunRequested()) {
+        this.again = false;
+        try {
+          await this.drain();
+          this.retryDelayMs = this.options.retryDelayMs ?? 200;
+        } catch (error) {
+          this.options.onError(error);
+          this.scheduleRetry();
+          return;
+        }
       }
-    } while (this.rerunRequested());
+    } finally {
+      this.running = undefined;
+    }
   }
 
-  /** Whether a flush() arrived while draining (read through a method: it changes while the drain awaits). */
+  /** Whether a flush() arrived since the round began (read through a method: it changes while the drain awaits). */
   private rerunRequested(): boolean {
     return this.again;
   }
@@ -77,9 +80,7 @@ export class OutboxRelay {
     for (;;) {
       const pending = await this.options.store.pendingOutbox(this.batchSize);
       if (pending.length === 0) return;
-      await this.options.log.publish(
-        pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })),
-      );
+      await this.options.log.publish(pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })));
       await this.options.store.markPublished(pending.map((record) => record.id));
       if (pending.length < this.batchSize) return;
     }

@@ -15,7 +15,13 @@
  * - A concurrent writer changing an aspect under us (`ConflictError`) makes the batch re-read and decide again; other
  *   errors (store unavailable) reject the batch, which the log redelivers after a backoff.
  */
-import { ConflictError, StrataError, validateProposal, type EntityRegistry, type ValidatedProposal } from '@strata/model';
+import {
+  ConflictError,
+  StrataError,
+  validateProposal,
+  type EntityRegistry,
+  type ValidatedProposal,
+} from '@strata/model';
 import { RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
 import type { LogRecord } from '@strata/log';
 import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
@@ -46,7 +52,10 @@ type Candidate = {
   readonly requestId: string | undefined;
   readonly actor: string;
   readonly decoded: MetadataChangeProposal | undefined;
-} & ({ readonly proposal: ValidatedProposal; readonly failure?: never } | { readonly proposal?: never; readonly failure: StrataError });
+} & (
+  | { readonly proposal: ValidatedProposal; readonly failure?: never }
+  | { readonly proposal?: never; readonly failure: StrataError }
+);
 
 export class ProposalProcessor {
   private readonly maxConflictRetries: number;
@@ -130,7 +139,9 @@ export class ProposalProcessor {
   private changeLogRecord(draft: ChangeLogDraft, headers: Record<string, string>): OutboxRecord {
     const { serde, topics } = this.options;
     const generic = (value: object | undefined) =>
-      value === undefined ? null : { value: Buffer.from(JSON.stringify(value), 'utf8'), contentType: 'application/json' };
+      value === undefined
+        ? null
+        : { value: Buffer.from(JSON.stringify(value), 'utf8'), contentType: 'application/json' };
     const systemMetadata = (value: Record<string, unknown> | undefined) =>
       value === undefined ? null : serde.toSystemMetadataRecord(value);
     return {
@@ -211,13 +222,18 @@ class BatchState {
     for (const mutation of mutations) {
       switch (mutation.kind) {
         case 'put':
-          this.latest.set(keyOf(mutation.urn, mutation.aspect), { urn: mutation.urn, aspect: mutation.aspect, ...mutation.row });
+          this.latest.set(keyOf(mutation.urn, mutation.aspect), {
+            urn: mutation.urn,
+            aspect: mutation.aspect,
+            ...mutation.row,
+          });
           break;
         case 'deleteAspect':
           this.latest.set(keyOf(mutation.urn, mutation.aspect), undefined);
           break;
         case 'deleteEntity':
-          for (const key of this.latest.keys()) if (key.startsWith(`${mutation.urn}\u0000`)) this.latest.set(key, undefined);
+          for (const key of this.latest.keys())
+            if (key.startsWith(`${mutation.urn}\u0000`)) this.latest.set(key, undefined);
           break;
         case 'putTimeseries':
           break;

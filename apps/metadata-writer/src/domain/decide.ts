@@ -60,15 +60,24 @@ export function decide(proposal: ValidatedProposal, current: CurrentAspect, cont
 
   if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists);
   if (changeType === 'CREATE_ENTITY' && entityExists) {
-    return builder.reject('validation', `Cannot perform CREATE_ENTITY since the entity already exists: ${proposal.urn.toString()}`);
+    return builder.reject(
+      'validation',
+      `Cannot perform CREATE_ENTITY since the entity already exists: ${proposal.urn.toString()}`,
+    );
   }
   if (changeType === 'CREATE' && current(aspect.name) !== undefined) {
-    return builder.reject('validation', `Cannot perform CREATE since the aspect already exists: ${aspect.name} of ${proposal.urn.toString()}`);
+    return builder.reject(
+      'validation',
+      `Cannot perform CREATE since the aspect already exists: ${aspect.name} of ${proposal.urn.toString()}`,
+    );
   }
   const value = proposal.value;
   if (value === undefined) throw new Error(`A ${changeType} proposal was validated without a value`);
 
-  if (!entityExists) builder.createEntity(current);
+  if (!entityExists) {
+    builder.createEntity(current);
+    if (aspect.isKey) return builder.applied(1);
+  }
   if (aspect.kind === 'timeseries') return builder.putTimeseries(value);
   return builder.put(aspect.name, value, current(aspect.name));
 }
@@ -80,7 +89,10 @@ function decideDelete(
   entityExists: boolean,
 ): Decision {
   if (proposal.aspect.kind === 'timeseries') {
-    return builder.reject('validation', `ChangeType DELETE is not supported for timeseries aspect ${proposal.aspect.name}`);
+    return builder.reject(
+      'validation',
+      `ChangeType DELETE is not supported for timeseries aspect ${proposal.aspect.name}`,
+    );
   }
   if (proposal.aspect.isKey) return entityExists ? builder.deleteEntity(current) : builder.unchanged(undefined);
   const existing = current(proposal.aspect.name);
@@ -102,11 +114,14 @@ class DecisionBuilder {
     this.systemMetadata = stampSystemMetadata(proposal.systemMetadata, context.now);
   }
 
-  /** Writes the key aspect and the default aspects of a new entity, unless the proposal itself supplies them. */
+  /**
+   * Writes the key aspect of a new entity (first, so its change log leads) and the default aspects the proposal does not
+   * itself supply. A key-aspect proposal is thereby applied: its value was validated to equal the key derived here.
+   */
   createEntity(current: CurrentAspect): void {
     const { entity, aspect } = this.proposal;
     const key = entity.keyFromUrn(this.proposal.urn);
-    if (!aspect.isKey) this.write(entity.keyAspect.name, key, undefined);
+    this.write(entity.keyAspect.name, key, undefined);
     for (const missing of defaultAspects(entity, key)) {
       if (missing.aspect !== aspect.name && current(missing.aspect) === undefined) {
         this.write(missing.aspect, missing.value, undefined);
@@ -159,7 +174,12 @@ class DecisionBuilder {
   }
 
   deleteAspect(existing: StoredAspect): Decision {
-    this.mutations.push({ kind: 'deleteAspect', urn: this.urn, aspect: existing.aspect, expectedVersion: existing.version });
+    this.mutations.push({
+      kind: 'deleteAspect',
+      urn: this.urn,
+      aspect: existing.aspect,
+      expectedVersion: existing.version,
+    });
     this.log(existing.aspect, 'DELETE', undefined, this.systemMetadata, existing, false);
     return this.finish({ status: 'APPLIED', version: undefined });
   }
@@ -169,6 +189,10 @@ class DecisionBuilder {
     this.mutations.push({ kind: 'deleteEntity', urn: this.urn });
     this.log(keyName, 'DELETE', undefined, this.systemMetadata, current(keyName), false);
     return this.finish({ status: 'APPLIED', version: undefined });
+  }
+
+  applied(version: number | undefined): Decision {
+    return this.finish({ status: 'APPLIED', version });
   }
 
   unchanged(version: number | undefined): Decision {
@@ -226,6 +250,7 @@ class DecisionBuilder {
 /** System metadata as DataHub stamps it: `lastObserved` defaults to now, `runId` to the default run id. */
 export function stampSystemMetadata(given: JsonObject | undefined, now: number): JsonObject {
   const runId = typeof given?.['runId'] === 'string' ? given['runId'] : defaultRunId;
-  const lastObserved = typeof given?.['lastObserved'] === 'number' && given['lastObserved'] > 0 ? given['lastObserved'] : now;
+  const lastObserved =
+    typeof given?.['lastObserved'] === 'number' && given['lastObserved'] > 0 ? given['lastObserved'] : now;
   return { ...given, lastObserved, runId, lastRunId: runId };
 }

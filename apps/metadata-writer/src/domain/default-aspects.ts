@@ -54,7 +54,10 @@ export function defaultBrowsePath(entityName: string, key: JsonObject): string |
       if (platformUrn === undefined || name === undefined || origin === undefined) return undefined;
       const platform = platformUrn.slice(platformUrn.lastIndexOf(':') + 1);
       const delimiter = slashDelimitedPlatforms.has(platform) ? '/' : '.';
-      const folders = name.split(delimiter).filter((part) => part !== '').slice(0, -1);
+      const folders = name
+        .split(delimiter)
+        .filter((part) => part !== '')
+        .slice(0, -1);
       return ['', origin, platform, ...folders].join('/').toLowerCase();
     }
     case 'chart': {

@@ -1,0 +1,182 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import {
+  createEventSerde,
+  UndecodableRecordError,
+  type EventSerde,
+  type MetadataChangeProposalOutcome,
+} from '@strata/events';
+import { SqliteMessageLog } from '@strata/log';
+import { TimeoutError } from '@strata/model';
+import { readSchemas } from '@strata/schemas';
+
+import { OutcomeListener } from './outcome-listener';
+
+const topic = 'MetadataChangeProposalOutcome_v1';
+const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+const serde: EventSerde = createEventSerde(readSchemas());
+
+function outcome(
+  requestId: string,
+  overrides: Partial<MetadataChangeProposalOutcome> = {},
+): MetadataChangeProposalOutcome {
+  return {
+    requestId,
+    entityType: 'dataset',
+    entityUrn: urn,
+    aspectName: 'status',
+    status: 'APPLIED',
+    version: 1,
+    errorCode: null,
+    error: null,
+    timestampMillis: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+/** Whether a promise has settled, observable without awaiting it. */
+function track(promise: Promise<unknown>): { settled: () => boolean } {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return { settled: () => settled };
+}
+
+describe('OutcomeListener', () => {
+  let directory: string;
+  let log: SqliteMessageLog;
+  let listener: OutcomeListener;
+  let undecodable: unknown[];
+  let deliveryErrors: unknown[];
+
+  beforeEach(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-outcome-listener-'));
+    deliveryErrors = [];
+    undecodable = [];
+    log = new SqliteMessageLog({
+      path: path.join(directory, 'log.sqlite'),
+      onError: (error) => deliveryErrors.push(error),
+    });
+    listener = new OutcomeListener({
+      log,
+      serde,
+      topic,
+      groupId: 'gateway-test',
+      onUndecodable: (error) => undecodable.push(error),
+    });
+  });
+
+  afterEach(async () => {
+    await listener.stop();
+    await log.close();
+    fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  async function publish(...outcomes: MetadataChangeProposalOutcome[]): Promise<void> {
+    await log.publish(outcomes.map((value) => ({ topic, key: value.entityUrn, value: serde.outcome.encode(value) })));
+  }
+
+  it('given a waiting request, when its outcome is published, then expect() resolves with it', async () => {
+    await listener.start();
+    const waiting = listener.expect(['r-1'], 10_000);
+
+    await publish(outcome('r-1', { status: 'UNCHANGED', version: 4 }));
+
+    await expect(waiting).resolves.toEqual([outcome('r-1', { status: 'UNCHANGED', version: 4 })]);
+    expect(deliveryErrors).toEqual([]);
+  });
+
+  it('given a waiting request, when outcomes of other requests arrive first, then they are ignored and its own outcome resolves it', async () => {
+    await listener.start();
+    const waiting = listener.expect(['r-mine'], 10_000);
+
+    await publish(
+      outcome('r-other-1'),
+      outcome('r-other-2', { status: 'REJECTED', errorCode: 'validation', error: 'no' }),
+    );
+    await publish(outcome('r-mine', { version: 7 }));
+
+    await expect(waiting).resolves.toEqual([outcome('r-mine', { version: 7 })]);
+    expect(deliveryErrors).toEqual([]);
+  });
+
+  it('given several request ids, when their outcomes arrive in another order, then they resolve together in the order asked', async () => {
+    await listener.start();
+    const waiting = listener.expect(['r-a', 'r-b', 'r-c'], 10_000);
+    const progress = track(waiting);
+
+    const sentinel = listener.expect(['r-sentinel'], 10_000);
+    await publish(outcome('r-c', { version: 3 }), outcome('r-a', { version: 1 }), outcome('r-sentinel'));
+    // Same key, so delivered in publish order: once the sentinel resolved, r-c and r-a were delivered too.
+    await sentinel;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(progress.settled()).toBe(false);
+
+    await publish(outcome('r-b', { version: 2 }));
+    await expect(waiting).resolves.toEqual([
+      outcome('r-a', { version: 1 }),
+      outcome('r-b', { version: 2 }),
+      outcome('r-c', { version: 3 }),
+    ]);
+  });
+
+  it('given no outcome arrives, when the timeout passes, then expect() rejects with a TimeoutError naming the request id and forgets the waiter', async () => {
+    await listener.start();
+
+    const waiting = listener.expect(['r-late'], 50);
+
+    const error = await waiting.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toContain('r-late');
+    // No waiter is left behind (it would leak, and keep the listener decoding every outcome).
+    expect((listener as unknown as { waiters: Map<string, unknown> }).waiters.size).toBe(0);
+
+    // The late outcome finds nobody and harms nothing: the listener keeps delivering to later requests.
+    const next = listener.expect(['r-next'], 10_000);
+    await publish(outcome('r-late'), outcome('r-next'));
+    await expect(next).resolves.toEqual([outcome('r-next')]);
+    expect(deliveryErrors).toEqual([]);
+    expect(undecodable).toEqual([]);
+  });
+
+  it('given an undecodable record before an outcome, when both are delivered, then onUndecodable is told and the outcome still resolves its waiter', async () => {
+    await listener.start();
+    const waiting = listener.expect(['r-1'], 10_000);
+
+    await log.publish([
+      { topic, key: urn, value: Buffer.from('not an outcome') },
+      { topic, key: urn, value: serde.outcome.encode(outcome('r-1')) },
+    ]);
+
+    await expect(waiting).resolves.toEqual([outcome('r-1')]);
+    expect(undecodable).toHaveLength(1);
+    expect(undecodable[0]).toBeInstanceOf(UndecodableRecordError);
+    expect(deliveryErrors).toEqual([]);
+  });
+
+  it('given an outcome published before start(), when started, then it is not delivered (the listener starts at the end of the log)', async () => {
+    await publish(outcome('r-early'));
+    // Waiting before start(), so that a listener reading from the beginning would certainly hand r-early over.
+    const early = listener.expect(['r-early'], 10_000);
+    await listener.start();
+    const progress = track(early);
+
+    // An outcome published after start() on the same key is delivered only after anything published before it.
+    const sentinel = listener.expect(['r-sentinel'], 10_000);
+    await publish(outcome('r-sentinel'));
+    await sentinel;
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(progress.settled()).toBe(false);
+    // The waiter was there all along: an outcome published now resolves it.
+    await publish(outcome('r-early', { version: 2 }));
+    await expect(early).resolves.toEqual([outcome('r-early', { version: 2 })]);
+  });
+});

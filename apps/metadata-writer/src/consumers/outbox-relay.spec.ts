@@ -1,0 +1,311 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { MessageLog, OutgoingRecord, Subscription } from '@strata/log';
+import { SqliteAspectStore } from '@strata/store';
+
+import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+
+/**
+ * A message log that records what it is asked to publish. It can refuse the next N publishes, and hold publishes at a
+ * gate until released (to make a drain overlap other calls).
+ */
+class FakeMessageLog implements MessageLog {
+  /** Records the log accepted, in order. */
+  readonly published: OutgoingRecord[] = [];
+  /** Every publish call (accepted or not): its record values. */
+  readonly calls: string[][] = [];
+  failuresLeft = 0;
+  /** Called synchronously on every publish call, before it settles. */
+  onPublish: (() => void) | undefined;
+  private gate: Promise<void> | undefined;
+  private openGate: (() => void) | undefined;
+
+  publish(records: readonly OutgoingRecord[]): Promise<void> {
+    this.calls.push(records.map((record) => record.value.toString()));
+    this.onPublish?.();
+    return this.settle(records);
+  }
+
+  subscribe(): Promise<Subscription> {
+    return Promise.reject(new Error('the outbox relay never subscribes'));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.openGate = resolve));
+  }
+
+  release(): void {
+    this.openGate?.();
+    this.gate = undefined;
+  }
+
+  publishedValues(): string[] {
+    return this.published.map((record) => record.value.toString());
+  }
+
+  private async settle(records: readonly OutgoingRecord[]): Promise<void> {
+    if (this.gate) await this.gate;
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      throw new Error('log unavailable');
+    }
+    this.published.push(...records);
+  }
+}
+
+/** Lets every pending promise callback run (setImmediate is never faked here). */
+function settleMicrotasks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Polls until `condition` holds, failing after `timeoutMs` (real timers only). */
+async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('OutboxRelay', () => {
+  let directory: string;
+  let store: SqliteAspectStore;
+  let log: FakeMessageLog;
+  let errors: unknown[];
+  const relays: OutboxRelay[] = [];
+
+  beforeEach(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-outbox-relay-'));
+    store = new SqliteAspectStore({ path: path.join(directory, 'store.sqlite') });
+    log = new FakeMessageLog();
+    errors = [];
+  });
+
+  afterEach(async () => {
+    jest.useRealTimers();
+    for (const relay of relays.splice(0)) await relay.stop();
+    await store.close();
+    fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  function relayOf(options: Partial<OutboxRelayOptions> = {}): OutboxRelay {
+    const relay = new OutboxRelay({ store, log, onError: (error) => errors.push(error), retryDelayMs: 5, ...options });
+    relays.push(relay);
+    return relay;
+  }
+
+  /** Commits one outbox record per value, in one commit. */
+  async function commitRecords(...values: string[]): Promise<void> {
+    await store.commit({
+      mutations: [],
+      outbox: values.map((value) => ({
+        topic: `topic-${value}`,
+        key: `key-${value}`,
+        value: Buffer.from(value),
+        headers: { h: value },
+      })),
+      appliedProposalIds: [],
+    });
+  }
+
+  async function pendingValues(): Promise<string[]> {
+    return (await store.pendingOutbox(1000)).map((record) => record.value.toString());
+  }
+
+  it('given records of several commits, when flushed, then they are published in commit order, intact, and marked published', async () => {
+    const relay = relayOf();
+    await commitRecords('a', 'b');
+    await commitRecords('c');
+
+    await relay.flush();
+
+    expect(log.published.map((record) => ({ ...record, value: record.value.toString() }))).toEqual(
+      ['a', 'b', 'c'].map((value) => ({ topic: `topic-${value}`, key: `key-${value}`, value, headers: { h: value } })),
+    );
+    expect(await pendingValues()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('given more records than a batch, when flushed, then they go out batch by batch, in order, all marked', async () => {
+    const relay = relayOf({ batchSize: 2 });
+    await commitRecords('a', 'b', 'c', 'd', 'e');
+
+    await relay.flush();
+
+    expect(log.calls).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(await pendingValues()).toEqual([]);
+  });
+
+  it('given nothing pending, when flushed, then nothing is published', async () => {
+    await relayOf().flush();
+
+    expect(log.calls).toEqual([]);
+  });
+
+  it('given a drain in progress, when others flush meanwhile, then their calls join it, and their records are published when their promises resolve', async () => {
+    const relay = relayOf();
+    await commitRecords('a');
+    log.hold();
+    const first = relay.flush();
+    await settleMicrotasks();
+    expect(log.calls).toEqual([['a']]);
+
+    await commitRecords('b');
+    const second = relay.flush();
+    await commitRecords('c');
+    const third = relay.flush();
+    const secondDone = second.then(() => log.publishedValues());
+    log.release();
+
+    expect(await secondDone).toEqual(['a', 'b', 'c']);
+    await Promise.all([first, third]);
+    // Coalesced: one more round for both late callers, not one drain per caller.
+    expect(log.calls).toEqual([['a'], ['b', 'c']]);
+    expect(await pendingValues()).toEqual([]);
+  });
+
+  // BUG: a flush() that arrives after the running drain's last check of `again` but before its `.finally` cleared
+  // `running` joins a drain that is already over. Its promise resolves with its records still pending (and nothing
+  // drains them until some later flush), breaking "every caller's records are published when its promise resolves".
+  // The caller here commits during the drain's publish, then flushes a few microtasks later; some offsets hit the window.
+  it('given a drain about to finish, when another caller commits and flushes at any moment, then its record is published when its flush resolves', async () => {
+    const missed: number[] = [];
+    for (let hops = 0; hops < 20; hops += 1) {
+      const relay = relayOf();
+      await commitRecords(`first-${hops}`);
+      let lateCaller: Promise<void> | undefined;
+      log.onPublish = () => {
+        log.onPublish = undefined;
+        lateCaller = (async () => {
+          await commitRecords(`late-${hops}`);
+          for (let hop = 0; hop < hops; hop += 1) await Promise.resolve();
+          await relay.flush();
+          if (!log.publishedValues().includes(`late-${hops}`)) missed.push(hops);
+        })();
+      };
+
+      await relay.flush();
+      await lateCaller;
+      await relay.flush();
+      await relay.stop();
+    }
+
+    expect(missed).toEqual([]);
+  });
+
+  it('given the log refuses publishes, when flushed, then flush resolves, onError is told, nothing is marked, and retries succeed later', async () => {
+    const relay = relayOf({ retryDelayMs: 5 });
+    await commitRecords('a', 'b');
+    log.failuresLeft = 3;
+
+    await relay.flush();
+
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toEqual(new Error('log unavailable'));
+    expect(await pendingValues()).toEqual(['a', 'b']);
+
+    await waitFor(async () => (await pendingValues()).length === 0, 'the outbox is empty');
+    expect(log.publishedValues()).toEqual(['a', 'b']);
+    expect(log.calls).toHaveLength(4);
+    expect(errors).toHaveLength(3);
+  });
+
+  it('given a batch that fails after an earlier batch succeeded, when flushed, then only the published batch is marked', async () => {
+    const relay = relayOf({ batchSize: 2 });
+    await commitRecords('a', 'b', 'c', 'd');
+    let calls = 0;
+    log.onPublish = () => {
+      calls += 1;
+      if (calls === 2) log.failuresLeft = Number.POSITIVE_INFINITY;
+    };
+
+    await relay.flush();
+
+    expect(log.publishedValues()).toEqual(['a', 'b']);
+    expect(await pendingValues()).toEqual(['c', 'd']);
+    await relay.stop();
+  });
+
+  describe('with fake timers', () => {
+    beforeEach(() => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    });
+
+    /** Advances the fake clock, then lets the drains it started run. */
+    async function advance(ms: number): Promise<void> {
+      await jest.advanceTimersByTimeAsync(ms);
+      await settleMicrotasks();
+    }
+
+    it('given repeated failures, when retrying, then the delay doubles each time and starts over after a success', async () => {
+      const relay = relayOf({ retryDelayMs: 100 });
+      await commitRecords('a');
+      log.failuresLeft = 3;
+
+      await relay.flush();
+      expect(log.calls).toHaveLength(1);
+      for (const [attempts, delay] of [
+        [2, 100],
+        [3, 200],
+        [4, 400],
+      ] as const) {
+        await advance(delay - 1);
+        expect(log.calls).toHaveLength(attempts - 1);
+        await advance(1);
+        expect(log.calls).toHaveLength(attempts);
+      }
+      expect(log.publishedValues()).toEqual(['a']);
+      expect(await pendingValues()).toEqual([]);
+
+      await commitRecords('b');
+      log.failuresLeft = 1;
+      await relay.flush();
+      expect(log.calls).toHaveLength(5);
+      await advance(99);
+      expect(log.calls).toHaveLength(5);
+      await advance(1);
+      expect(log.calls).toHaveLength(6);
+      expect(log.publishedValues()).toEqual(['a', 'b']);
+    });
+
+    it('given a retry is scheduled, when stopped, then the retry is cancelled and later flushes do nothing', async () => {
+      const relay = relayOf({ retryDelayMs: 100 });
+      await commitRecords('a');
+      log.failuresLeft = Number.POSITIVE_INFINITY;
+      await relay.flush();
+      expect(jest.getTimerCount()).toBe(1);
+
+      await relay.stop();
+
+      expect(jest.getTimerCount()).toBe(0);
+      await advance(60_000);
+      await relay.flush();
+      expect(log.calls).toHaveLength(1);
+      expect(await pendingValues()).toEqual(['a']);
+    });
+  });
+
+  it('given a drain in progress, when stopped, then stop waits for it to finish', async () => {
+    const relay = relayOf();
+    await commitRecords('a');
+    log.hold();
+    const flushing = relay.flush();
+    await settleMicrotasks();
+
+    let stopped = false;
+    const stopping = relay.stop().then(() => (stopped = true));
+    await settleMicrotasks();
+    expect(stopped).toBe(false);
+
+    log.release();
+    await Promise.all([flushing, stopping]);
+    expect(log.publishedValues()).toEqual(['a']);
+    expect(await pendingValues()).toEqual([]);
+  });
+});
