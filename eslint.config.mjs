@@ -6,10 +6,29 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Engines and frameworks that pure domain code must never touch (STYLE.md rule 10). */
-const infrastructurePackages = ['kafkajs', 'mongodb', 'express', '@elastic/*', 'better-sqlite3', 'pino', 'node:fs', 'fs'];
+const infrastructurePackages = [
+  'kafkajs',
+  'mongodb',
+  'express',
+  '@elastic/*',
+  'better-sqlite3',
+  'pino',
+  'node:fs',
+  'fs',
+];
 
 export default tseslint.config(
-  { ignores: ['**/src/generated/**', '**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', 'bench-results/**', '.nx/**'] },
+  {
+    ignores: [
+      '**/src/generated/**',
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'data/**',
+      'bench-results/**',
+      '.nx/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -39,16 +58,36 @@ export default tseslint.config(
             { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util'] },
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http'] },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http'],
+            },
             // A service is built from libraries only: services never import each other.
             {
               sourceTag: 'type:service',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:contract',
+                'type:util',
+                'type:adapter',
+                'type:http',
+                'type:testing',
+              ],
             },
+            // Tools (benchmarks) drive Strata from outside, through the testing harness.
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:testing'] },
             // The standalone process composes the services in one process; nothing else may import a service.
             {
               sourceTag: 'type:composition',
-              onlyDependOnLibsWithTags: ['type:service', 'type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http', 'type:testing'],
+              onlyDependOnLibsWithTags: [
+                'type:service',
+                'type:domain',
+                'type:contract',
+                'type:util',
+                'type:adapter',
+                'type:http',
+                'type:testing',
+              ],
             },
           ],
         },
@@ -67,7 +106,7 @@ export default tseslint.config(
             {
               group: ['@strata/log', '@strata/store', '@strata/http', '../http/*', '../consumers/*'],
               allowTypeImports: true,
-              message: 'Domain code is pure: it may name the ports\' types, never call them.',
+              message: "Domain code is pure: it may name the ports' types, never call them.",
             },
           ],
         },
@@ -95,7 +134,13 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false, program: null, project: false },
-      globals: { module: 'writable', require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' },
+      globals: {
+        module: 'writable',
+        require: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+      },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -20,7 +20,12 @@ export class TestHttpClient {
     return this.send('POST', path, text, { 'Content-Type': 'application/json', ...headers });
   }
 
-  async send(method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string>): Promise<TestResponse> {
+  async send(
+    method: string,
+    path: string,
+    body: string | Buffer | undefined,
+    headers: Record<string, string>,
+  ): Promise<TestResponse> {
     const response = await fetch(`${this.baseUrl}${path}`, { method, body, headers });
     const text = await response.text();
     let json: unknown;

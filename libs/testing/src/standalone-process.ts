@@ -9,7 +9,7 @@ export const repositoryRoot = resolve(__dirname, '..', '..', '..');
 export interface StandaloneProcessOptions {
   /** Data directory; default a fresh temporary directory, removed by {@link StandaloneProcess.cleanUp}. */
   readonly dataDir?: string;
-  /** Extra environment variables. */
+  /** Extra environment variables (HOST, PORT, DATA_DIR and LOG_LEVEL are the harness's own). */
   readonly env?: Readonly<Record<string, string>>;
   /** How long to wait for readiness. Default 30 s. */
   readonly startTimeoutMs?: number;
@@ -39,7 +39,8 @@ export async function startStandalone(options: StandaloneProcessOptions = {}): P
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
   const child = spawn(process.execPath, [join(repositoryRoot, 'apps', 'standalone', 'dist', 'main.js')], {
     cwd: repositoryRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+    // LOG_LEVEL stays at info: the harness learns the port from the "Strata is ready" line (Strata logs no requests).
+    env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,215 @@
+/**
+ * `npm run bench`: Strata's ingest and read throughput and latency, each beside a baseline measured in the same run —
+ * a minimal express server that parses the same bodies — so figures read as ratios, whatever the machine.
+ *
+ * Strata runs as a user runs it (the built standalone process, fresh data directory); the load comes from autocannon
+ * in this process. Writes a JSON report to bench-results/ and prints a table. BENCH_DURATION_S sets each run's length.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { eventually, repositoryRoot, startStandalone, TestHttpClient } from '@strata/testing';
+
+const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
+
+interface Figures {
+  readonly requestsPerSecond: number;
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly requests: number;
+  readonly failures: number;
+}
+
+interface Comparison {
+  readonly scenario: string;
+  readonly connections: number;
+  readonly strata: Figures;
+  readonly baseline: Figures;
+  /** Strata's throughput as a fraction of the baseline's. */
+  readonly throughputRatio: number;
+}
+
+interface LoadOptions {
+  readonly baseUrl: string;
+  readonly connections: number;
+  readonly method: 'GET' | 'POST';
+  /** Path and body of the n-th request. */
+  readonly request: (sequence: number) => { path: string; body?: string };
+}
+
+let sequence = 0;
+
+async function load({ baseUrl, connections, method, request }: LoadOptions): Promise<Figures> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections,
+    duration: durationSeconds,
+    requests: [
+      {
+        method,
+        headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
+        setupRequest: (req: autocannon.Request) => {
+          const next = request(sequence++);
+          return { ...req, path: next.path, ...(next.body === undefined ? {} : { body: next.body }) };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    requests: result.requests.total,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const datasetUrn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench.table_${n},PROD)`;
+
+/** A first write to a new dataset: the key and default aspects are created with it. */
+function ingestBody(n: number, asyncFlag: boolean): string {
+  const value = JSON.stringify({
+    description: `Benchmark table ${n}`,
+    customProperties: { owner: 'bench', sequence: String(n) },
+  });
+  return JSON.stringify({
+    proposal: {
+      entityType: 'dataset',
+      entityUrn: datasetUrn(n),
+      changeType: 'UPSERT',
+      aspectName: 'datasetProperties',
+      aspect: { value, contentType: 'application/json' },
+    },
+    ...(asyncFlag ? { async: 'true' } : {}),
+  });
+}
+
+async function startBaseline(): Promise<{ baseUrl: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [join(__dirname, 'baseline-server.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => {
+      resolve((JSON.parse(chunk.toString('utf8')) as { port: number }).port);
+    });
+    child.once('exit', () => {
+      reject(new Error('baseline server exited'));
+    });
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, process: child };
+}
+
+function peakRssMegabytes(pid: number): number | undefined {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match?.[1] ? Number(match[1]) / 1024 : undefined;
+}
+
+async function main(): Promise<void> {
+  const baseline = await startBaseline();
+  const strata = await startStandalone().catch((error: unknown) => {
+    baseline.process.kill('SIGTERM');
+    throw error;
+  });
+  const comparisons: Comparison[] = [];
+  const compare = async (
+    scenario: string,
+    connections: number,
+    options: Omit<LoadOptions, 'baseUrl' | 'connections'>,
+  ) => {
+    process.stdout.write(`${scenario}, ${connections} connections…\n`);
+    const baselineFigures = await load({ ...options, baseUrl: baseline.baseUrl, connections });
+    const strataFigures = await load({ ...options, baseUrl: strata.baseUrl, connections });
+    comparisons.push({
+      scenario,
+      connections,
+      strata: strataFigures,
+      baseline: baselineFigures,
+      throughputRatio: strataFigures.requestsPerSecond / baselineFigures.requestsPerSecond,
+    });
+  };
+  try {
+    const ingest = (asyncFlag: boolean) =>
+      ({
+        method: 'POST',
+        request: (n: number) => ({ path: '/aspects?action=ingestProposal', body: ingestBody(n, asyncFlag) }),
+      }) as const;
+    for (const connections of [1, 16, 64])
+      await compare('sync ingestProposal (new dataset)', connections, ingest(false));
+
+    const firstAsync = sequence;
+    await compare('async ingestProposal (new dataset)', 16, ingest(true));
+    const lastAsync = sequence - 1;
+    const drainStarted = Date.now();
+    const http = new TestHttpClient(strata.baseUrl);
+    await eventually(
+      async () => {
+        const response = await http.get(
+          `/aspects/${encodeURIComponent(datasetUrn(lastAsync))}?aspect=datasetProperties`,
+        );
+        if (response.status !== 200) throw new Error('not applied yet');
+      },
+      { timeoutMs: 300_000, intervalMs: 100 },
+    );
+    const drainMs = Date.now() - drainStarted;
+
+    const written = firstAsync;
+    await compare('GET /entitiesV2 (dataset, 4 aspects)', 16, {
+      method: 'GET',
+      request: (n: number) => ({ path: `/entitiesV2/${encodeURIComponent(datasetUrn(n % written))}` }),
+    });
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      durationSeconds,
+      comparisons,
+      asyncBacklogDrainMs: drainMs,
+      asyncProposalsAccepted: lastAsync - firstAsync + 1,
+      strataPeakRssMb: peakRssMegabytes(strata.pid),
+    };
+    const directory = join(repositoryRoot, 'bench-results');
+    mkdirSync(directory, { recursive: true });
+    const file = join(directory, `bench-${report.date.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    printTable(comparisons);
+    process.stdout.write(
+      `async backlog drained ${drainMs} ms after the async run; Strata peak RSS ${report.strataPeakRssMb?.toFixed(0) ?? '?'} MB\nreport: ${file}\n`,
+    );
+  } finally {
+    await strata.stop();
+    strata.cleanUp();
+    baseline.process.kill('SIGTERM');
+  }
+}
+
+function printTable(comparisons: readonly Comparison[]): void {
+  const rows = comparisons.map((row) => [
+    row.scenario,
+    String(row.connections),
+    row.strata.requestsPerSecond.toFixed(0),
+    `${row.strata.latencyMs.p50}/${row.strata.latencyMs.p90}/${row.strata.latencyMs.p99}`,
+    String(row.strata.failures),
+    row.baseline.requestsPerSecond.toFixed(0),
+    `${row.baseline.latencyMs.p50}/${row.baseline.latencyMs.p90}/${row.baseline.latencyMs.p99}`,
+    `${(row.throughputRatio * 100).toFixed(1)}%`,
+  ]);
+  const header = [
+    'scenario',
+    'conns',
+    'strata req/s',
+    'p50/p90/p99 ms',
+    'failed',
+    'baseline req/s',
+    'p50/p90/p99 ms',
+    'ratio',
+  ];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  for (const row of [header, ...rows]) {
+    process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
