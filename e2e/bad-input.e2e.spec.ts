@@ -7,7 +7,9 @@ let strata: StandaloneProcess;
 let http: TestHttpClient;
 
 beforeAll(async () => {
-  strata = await startStandalone({ env: { MAX_BODY_BYTES: String(64 * 1024), INGESTION_MAX_SERIALIZED_STRING_LENGTH: '4096' } });
+  strata = await startStandalone({
+    env: { MAX_BODY_BYTES: String(64 * 1024), INGESTION_MAX_SERIALIZED_STRING_LENGTH: '4096' },
+  });
   http = new TestHttpClient(strata.baseUrl);
 });
 
@@ -66,16 +68,34 @@ describe('ingestProposal rejects', () => {
       422,
       /URN entity type does not match MCP entity type\. chart != dataset/,
     ],
-    ['a malformed URN', proposal({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,unbalanced' }), 422, /Invalid URN/],
+    [
+      'a malformed URN',
+      proposal({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,unbalanced' }),
+      422,
+      /Invalid URN/,
+    ],
     ['a URN that is not a URN', proposal({ entityUrn: 'not-a-urn' }), 422, /Invalid URN/],
     ['an unsupported change type', proposal({ changeType: 'PATCH' }), 422, /ChangeType PATCH not supported/],
     ['a missing aspect name', proposal({ aspectName: undefined }), 422, /Aspect name is required/],
     ['an aspect value that is not JSON', proposal({}, '{"removed": tru'), 422, /Could not deserialize/],
-    ['a content type other than JSON', proposal({ aspect: { value: '{}', contentType: 'application/xml' } }), 422, /application\/json/],
-    ['a field of the wrong type', proposal({}, { removed: 'yes' }), 422, /Invalid format for aspect: status[\s\S]*removed/],
+    [
+      'a content type other than JSON',
+      proposal({ aspect: { value: '{}', contentType: 'application/xml' } }),
+      422,
+      /application\/json/,
+    ],
+    [
+      'a field of the wrong type',
+      proposal({}, { removed: 'yes' }),
+      422,
+      /Invalid format for aspect: status[\s\S]*removed/,
+    ],
     [
       'a missing required field',
-      proposal({ aspectName: 'upstreamLineage' }, { upstreams: [{ type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] }),
+      proposal(
+        { aspectName: 'upstreamLineage' },
+        { upstreams: [{ type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] },
+      ),
       422,
       /upstreams\/0\/dataset/,
     ],
@@ -83,7 +103,15 @@ describe('ingestProposal rejects', () => {
       'a URN field given a URN of the wrong entity type',
       proposal(
         { aspectName: 'upstreamLineage' },
-        { upstreams: [{ dataset: 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,m,PROD)', type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] },
+        {
+          upstreams: [
+            {
+              dataset: 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,m,PROD)',
+              type: 'TRANSFORMED',
+              auditStamp: { time: 0, actor: 'urn:li:corpuser:x' },
+            },
+          ],
+        },
       ),
       422,
       /upstreams\/0\/dataset/,
@@ -106,8 +134,18 @@ describe('ingestProposal rejects', () => {
       422,
       /timestampMillis/,
     ],
-    ['a DELETE of a timeseries aspect', proposal({ aspectName: 'datasetProfile', changeType: 'DELETE', aspect: undefined }), 422, /timeseries|UPSERT/],
-    ['an aspect over the size limit', proposal({ aspectName: 'datasetProperties' }, { description: 'x'.repeat(5000) }), 413, /limit/],
+    [
+      'a DELETE of a timeseries aspect',
+      proposal({ aspectName: 'datasetProfile', changeType: 'DELETE', aspect: undefined }),
+      422,
+      /timeseries|UPSERT/,
+    ],
+    [
+      'an aspect over the size limit',
+      proposal({ aspectName: 'datasetProperties' }, { description: 'x'.repeat(5000) }),
+      413,
+      /limit/,
+    ],
     ['a missing proposal', { notAProposal: true }, 400, /proposal/],
     ['a proposal that is not an object', { proposal: 'nope' }, 400, /proposal/],
     ['an async flag that is not a boolean', { ...proposal({}), async: 'maybe' }, 400, /async/],
@@ -131,13 +169,18 @@ describe('ingestProposal rejects', () => {
   });
 
   it('a body over the size limit, with a 413', async () => {
-    const response = await http.post('/aspects?action=ingestProposal', proposal({}, { removed: false, pad: 'x'.repeat(70 * 1024) }));
+    const response = await http.post(
+      '/aspects?action=ingestProposal',
+      proposal({}, { removed: false, pad: 'x'.repeat(70 * 1024) }),
+    );
     expect(restliError(response, 413)).toMatch(/larger than the limit/);
     await expectNothingWritten();
   });
 
   it('an unknown action, or none', async () => {
-    expect(restliError(await http.post('/aspects?action=ingestSomething', proposal({})), 400)).toMatch(/Unknown action 'ingestSomething'/);
+    expect(restliError(await http.post('/aspects?action=ingestSomething', proposal({})), 400)).toMatch(
+      /Unknown action 'ingestSomething'/,
+    );
     expect(restliError(await http.post('/aspects', proposal({})), 400)).toMatch(/action/);
     await expectNothingWritten();
   });
@@ -145,7 +188,13 @@ describe('ingestProposal rejects', () => {
   it('accepts a JSON body whatever its Content-Type, as Rest.li does', async () => {
     const urn = 'urn:li:tag:FormEncoded';
     const body = JSON.stringify({
-      proposal: { entityType: 'tag', entityUrn: urn, changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { value: '{"name":"f"}', contentType: 'application/json' } },
+      proposal: {
+        entityType: 'tag',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'tagProperties',
+        aspect: { value: '{"name":"f"}', contentType: 'application/json' },
+      },
     });
     const response = await http.send('POST', '/aspects?action=ingestProposal', body, {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -182,11 +231,43 @@ describe('batch and legacy ingest are all or nothing', () => {
   });
 
   it.each([
-    ['an unknown snapshot type', { value: { 'com.linkedin.metadata.snapshot.SpaceshipSnapshot': { urn: 'urn:li:spaceship:x', aspects: [] } } }, /Unknown snapshot type/],
-    ['an aspect the entity does not have', { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: datasetUrn, aspects: [{ 'com.linkedin.chart.ChartInfo': {} }] } } }, /Unknown aspect com\.linkedin\.chart\.ChartInfo for entity dataset/],
-    ['a snapshot without a URN', { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { aspects: [] } } }, /urn/],
-    ['two snapshots at once', { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': {}, 'com.linkedin.metadata.snapshot.ChartSnapshot': {} } }, /exactly one snapshot/],
-    ['aspects that are not an array', { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: datasetUrn, aspects: {} } } }, /aspects must be an array/],
+    [
+      'an unknown snapshot type',
+      { value: { 'com.linkedin.metadata.snapshot.SpaceshipSnapshot': { urn: 'urn:li:spaceship:x', aspects: [] } } },
+      /Unknown snapshot type/,
+    ],
+    [
+      'an aspect the entity does not have',
+      {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: datasetUrn,
+            aspects: [{ 'com.linkedin.chart.ChartInfo': {} }],
+          },
+        },
+      },
+      /Unknown aspect com\.linkedin\.chart\.ChartInfo for entity dataset/,
+    ],
+    [
+      'a snapshot without a URN',
+      { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { aspects: [] } } },
+      /urn/,
+    ],
+    [
+      'two snapshots at once',
+      {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {},
+          'com.linkedin.metadata.snapshot.ChartSnapshot': {},
+        },
+      },
+      /exactly one snapshot/,
+    ],
+    [
+      'aspects that are not an array',
+      { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: datasetUrn, aspects: {} } } },
+      /aspects must be an array/,
+    ],
   ])('rejects %s with a 422', async (_name, entity, message) => {
     expect(restliError(await http.post('/entities?action=ingest', { entity }), 422)).toMatch(message);
     await expectNothingWritten();
@@ -199,13 +280,23 @@ describe('reads reject', () => {
   it.each([
     ['a malformed URN', `/entitiesV2/${encodeURIComponent('urn:li:dataset:(')}`, 400, /Invalid URN/],
     ['an unknown entity type', '/entities/urn:li:spaceship:enterprise', 400, /Unknown entity type spaceship/],
-    ['an unknown aspect in the list', `/entitiesV2/${encoded}?aspects=List(colour)`, 400, /Unknown aspect colour for entity dataset/],
+    [
+      'an unknown aspect in the list',
+      `/entitiesV2/${encoded}?aspects=List(colour)`,
+      400,
+      /Unknown aspect colour for entity dataset/,
+    ],
     ['a missing aspect parameter', `/aspects/${encoded}`, 400, /aspect/],
     ['a version that is not a whole number', `/aspects/${encoded}?aspect=status&version=1.5`, 400, /version/],
     ['a version that is not a number', `/aspects/${encoded}?aspect=status&version=latest`, 400, /version/],
     ['a timeseries aspect as a version', `/aspects/${encoded}?aspect=datasetProfile`, 400, /timeseries/],
     ['a bad percent-escape in the URN', '/entities/urn%ZZli', 400, /escape|URN/i],
-    ['an aspect version that does not exist', `/aspects/${encoded}?aspect=status&version=7`, 404, /No version 7 of aspect status/],
+    [
+      'an aspect version that does not exist',
+      `/aspects/${encoded}?aspect=status&version=7`,
+      404,
+      /No version 7 of aspect status/,
+    ],
     ['an unknown path', '/spaceships', 404, /No root resource defined for path '\/spaceships'/],
   ])('%s', async (_name, path, status, message) => {
     expect(restliError(await http.get(path), status)).toMatch(message);

@@ -16,7 +16,10 @@ function ingest(http: TestHttpClient, writer: number, sequence: number) {
       entityUrn: tagUrn(writer),
       changeType: 'UPSERT',
       aspectName: 'tagProperties',
-      aspect: { value: JSON.stringify({ name: `durable-${writer}`, description: `v${sequence}` }), contentType: 'application/json' },
+      aspect: {
+        value: JSON.stringify({ name: `durable-${writer}`, description: `v${sequence}` }),
+        contentType: 'application/json',
+      },
     },
   });
 }
@@ -25,13 +28,18 @@ function ingest(http: TestHttpClient, writer: number, sequence: number) {
 async function history(http: TestHttpClient, writer: number): Promise<string[]> {
   const urn = encodeURIComponent(tagUrn(writer));
   const latest = await http.get(`/entitiesV2/${urn}?aspects=List(tagProperties)`);
-  const aspect = (latest.json as { aspects: Record<string, { systemMetadata?: { version?: string } }> }).aspects['tagProperties'];
+  const aspect = (latest.json as { aspects: Record<string, { systemMetadata?: { version?: string } }> }).aspects[
+    'tagProperties'
+  ];
   const count = Number(aspect?.systemMetadata?.version ?? 0);
   const descriptions: string[] = [];
   for (let version = 1; version <= count; version++) {
     const response = await http.get(`/aspects/${urn}?aspect=tagProperties&version=${version}`);
     expect(response.status).toBe(200);
-    descriptions.push((response.json as { aspect: Record<string, { description: string }> }).aspect['com.linkedin.tag.TagProperties']!.description);
+    descriptions.push(
+      (response.json as { aspect: Record<string, { description: string }> }).aspect['com.linkedin.tag.TagProperties']!
+        .description,
+    );
   }
   return descriptions;
 }
@@ -63,7 +71,8 @@ describe('durability', () => {
       }
     });
     // Kill once a good number of writes is acknowledged, while every stream still has one in flight.
-    while (acknowledged.reduce((sum, count) => sum + count, 0) < 400) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (acknowledged.reduce((sum, count) => sum + count, 0) < 400)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     killed = true;
     await strata.kill();
     await Promise.all(streams);

@@ -130,7 +130,12 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
           'com.linkedin.metadata.snapshot.DatasetSnapshot': {
             urn: datasetUrn,
             aspects: [
-              { 'com.linkedin.common.Ownership': { owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }], lastModified: stamp } },
+              {
+                'com.linkedin.common.Ownership': {
+                  owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
+                  lastModified: stamp,
+                },
+              },
               {
                 'com.linkedin.common.InstitutionalMemory': {
                   elements: [{ url: 'https://www.linkedin.com', description: 'Sample doc', createStamp: stamp }],
@@ -144,7 +149,11 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
                   created: stamp,
                   lastModified: stamp,
                   hash: '',
-                  platformSchema: { 'com.linkedin.schema.KafkaSchema': { documentSchema: '{"type":"record","name":"MetadataChangeEvent"}' } },
+                  platformSchema: {
+                    'com.linkedin.schema.KafkaSchema': {
+                      documentSchema: '{"type":"record","name":"MetadataChangeEvent"}',
+                    },
+                  },
                   fields: [
                     {
                       fieldPath: 'foo',
@@ -171,7 +180,14 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
     expect(body.urn).toBe(datasetUrn);
     expect(body.entityName).toBe('dataset');
     expect(Object.keys(body.aspects).sort()).toEqual(
-      ['browsePaths', 'dataPlatformInstance', 'datasetKey', 'institutionalMemory', 'ownership', 'schemaMetadata'].sort(),
+      [
+        'browsePaths',
+        'dataPlatformInstance',
+        'datasetKey',
+        'institutionalMemory',
+        'ownership',
+        'schemaMetadata',
+      ].sort(),
     );
     expect(body.aspects['datasetKey']).toMatchObject({
       name: 'datasetKey',
@@ -218,7 +234,9 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
         { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
         {
           'com.linkedin.schema.EditableSchemaMetadata': {
-            editableSchemaFieldInfo: [{ fieldPath: 'foo', globalTags: { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } }],
+            editableSchemaFieldInfo: [
+              { fieldPath: 'foo', globalTags: { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
+            ],
           },
         },
       ]),
@@ -233,7 +251,9 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
           aspects: expect.arrayContaining([
             { 'com.linkedin.metadata.key.ChartKey': { dashboardTool: 'looker', chartId: 'baz1' } },
             { 'com.linkedin.common.BrowsePaths': { paths: ['/looker'] } },
-            expect.objectContaining({ 'com.linkedin.chart.ChartInfo': expect.objectContaining({ title: 'Baz Chart 1' }) }),
+            expect.objectContaining({
+              'com.linkedin.chart.ChartInfo': expect.objectContaining({ title: 'Baz Chart 1' }),
+            }),
           ]),
         },
       },
@@ -256,16 +276,23 @@ describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
       definition: 'written contract that gives rise to both a financial asset of one entity',
       customProperties: { FQDN: 'full' },
       sourceRef: 'FIBO',
-      sourceUrl: 'https://spec.edmcouncil.org/fibo/ontology/FBC/FinancialInstruments/FinancialInstruments/FinancialInstrument',
+      sourceUrl:
+        'https://spec.edmcouncil.org/fibo/ontology/FBC/FinancialInstruments/FinancialInstruments/FinancialInstrument',
       termSource: 'EXTERNAL',
     };
-    const ownership = { owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:fbar' } };
+    const ownership = {
+      owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
+      lastModified: { time: 0, actor: 'urn:li:corpuser:fbar' },
+    };
     const ingest = await http.post('/entities?action=ingest', {
       entity: {
         value: {
           'com.linkedin.metadata.snapshot.GlossaryTermSnapshot': {
             urn,
-            aspects: [{ 'com.linkedin.glossary.GlossaryTermInfo': info }, { 'com.linkedin.common.Ownership': ownership }],
+            aspects: [
+              { 'com.linkedin.glossary.GlossaryTermInfo': info },
+              { 'com.linkedin.common.Ownership': ownership },
+            ],
           },
         },
       },
@@ -353,7 +380,9 @@ describe('ingestProposal and versioned reads', () => {
         },
       },
     });
-    expect((await http.get(`/aspects/${encoded('urn:li:dashboard:(looker,foo)')}?aspect=dashboardInfo`)).status).toBe(404);
+    expect((await http.get(`/aspects/${encoded('urn:li:dashboard:(looker,foo)')}?aspect=dashboardInfo`)).status).toBe(
+      404,
+    );
   });
 
   it('accepts a timeseries aspect, creating the entity, without versioning it', async () => {
@@ -409,11 +438,15 @@ describe('ingestProposal and versioned reads', () => {
     const tag = 'urn:li:tag:Doomed';
     await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Doomed' }));
     await ingestProposal(proposal('tag', tag, 'status', { removed: false }));
-    await ingestProposal({ proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'status' } });
+    await ingestProposal({
+      proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'status' },
+    });
     expect((await http.get(`/aspects/${encoded(tag)}?aspect=status`)).status).toBe(404);
     expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(200);
 
-    await ingestProposal({ proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'tagKey' } });
+    await ingestProposal({
+      proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'tagKey' },
+    });
     expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(404);
     expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagKey`)).status).toBe(404);
   });
@@ -438,12 +471,17 @@ describe('ingestProposal and versioned reads', () => {
         title: 't',
         description: 'd',
         charts: [],
-        lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } },
+        lastModified: {
+          created: { time: 0, actor: 'urn:li:corpuser:x' },
+          lastModified: { time: 0, actor: 'urn:li:corpuser:x' },
+        },
         notAField: 'dropped',
       }),
     );
     const read = await http.get(`/aspects/${encoded(dashboard)}?aspect=dashboardInfo`);
-    const value = (read.json as { aspect: Record<string, Record<string, unknown>> }).aspect['com.linkedin.dashboard.DashboardInfo'];
+    const value = (read.json as { aspect: Record<string, Record<string, unknown>> }).aspect[
+      'com.linkedin.dashboard.DashboardInfo'
+    ];
     expect(value).toMatchObject({ title: 't' });
     expect(value).not.toHaveProperty('notAField');
   });

@@ -192,7 +192,13 @@ describe('the metadata writer under faults', () => {
         topic: topics.metadataChangeProposal,
         key: urn,
         value: Buffer.from(
-          JSON.stringify({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}' } }),
+          JSON.stringify({
+            entityType: 'dataset',
+            entityUrn: urn,
+            changeType: 'UPSERT',
+            aspectName: 'status',
+            aspect: { value: '{"removed":false}' },
+          }),
         ),
         headers: {},
       },

@@ -8,23 +8,35 @@ import { env, loadConfig } from '@strata/config';
 export const standaloneConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1').describe('Interface to listen on. Use 0.0.0.0 in a container.'),
   PORT: env.port().default(8080).describe('HTTP port of the public interface (DataHub GMS uses 8080).'),
-  DATA_DIR: z.string().default('./data').describe('Directory holding each service\'s data files.'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
+  DATA_DIR: z.string().default('./data').describe("Directory holding each service's data files."),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Log level.'),
   ASYNC_INGEST_DEFAULT: env
     .boolean()
     .default(false)
-    .describe('What an ingest without `async` does: false waits for the write to be stored (DataHub\'s default).'),
+    .describe("What an ingest without `async` does: false waits for the write to be stored (DataHub's default)."),
   INGEST_TIMEOUT_MS: env
     .integer(100, 600_000)
     .default(30_000)
     .describe('How long a synchronous ingest waits for its outcome before answering 504 (the write may still apply).'),
-  MAX_BODY_BYTES: env.integer(1024, 512 * 1024 * 1024).default(64 * 1024 * 1024).describe('Largest request body, in bytes.'),
+  MAX_BODY_BYTES: env
+    .integer(1024, 512 * 1024 * 1024)
+    .default(64 * 1024 * 1024)
+    .describe('Largest request body, in bytes.'),
   INGESTION_MAX_SERIALIZED_STRING_LENGTH: env
     .integer(1024, 256 * 1024 * 1024)
     .default(16_000_000)
-    .describe('Largest serialized aspect, in bytes (DataHub\'s 16 MB row limit).'),
-  INGEST_MAX_BATCH_PROPOSALS: env.integer(1, 100_000).default(1_000).describe('Most proposals in one ingestProposalBatch.'),
-  WRITER_MAX_BATCH_SIZE: env.integer(1, 10_000).default(500).describe('Most proposals the writer applies in one store commit.'),
+    .describe("Largest serialized aspect, in bytes (DataHub's 16 MB row limit)."),
+  INGEST_MAX_BATCH_PROPOSALS: env
+    .integer(1, 100_000)
+    .default(1_000)
+    .describe('Most proposals in one ingestProposalBatch.'),
+  WRITER_MAX_BATCH_SIZE: env
+    .integer(1, 10_000)
+    .default(500)
+    .describe('Most proposals the writer applies in one store commit.'),
   METADATA_CHANGE_PROPOSAL_TOPIC_NAME: z.string().default('MetadataChangeProposal_v1').describe('Proposal topic.'),
   FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME: z
     .string()

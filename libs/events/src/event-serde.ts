@@ -78,7 +78,8 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
     changeLog: codec('com.linkedin.pegasus2avro.mxe.MetadataChangeLog'),
     failedProposal: codec('com.linkedin.pegasus2avro.mxe.FailedMetadataChangeProposal'),
     outcome: codec('io.strata.mxe.MetadataChangeProposalOutcome'),
-    toSystemMetadataRecord: (json) => withDefaults(namedRecord('com.linkedin.pegasus2avro.mxe.SystemMetadata'), json) as unknown as SystemMetadata,
+    toSystemMetadataRecord: (json) =>
+      withDefaults(namedRecord('com.linkedin.pegasus2avro.mxe.SystemMetadata'), json) as unknown as SystemMetadata,
     schemas: codecs,
   };
 }
@@ -104,7 +105,9 @@ function decodeFramed(buffer: Buffer, schemaId: number, type: Type): unknown {
   }
   const id = buffer.readUInt32BE(1);
   if (id !== schemaId) {
-    throw new UndecodableRecordError(`Record has schema id ${id}; ${type.name ?? 'this record'} is schema id ${schemaId}`);
+    throw new UndecodableRecordError(
+      `Record has schema id ${id}; ${type.name ?? 'this record'} is schema id ${schemaId}`,
+    );
   }
   try {
     return type.fromBuffer(buffer.subarray(HEADER_BYTES));
@@ -130,7 +133,9 @@ function proposalFromJson(buffer: Buffer, type: types.RecordType): MetadataChang
   const aspect = json['aspect'];
   const record = withDefaults(type, {
     ...json,
-    aspect: isObject(aspect) ? { contentType: 'application/json', ...aspect, value: aspectBytes(aspect['value']) } : aspect,
+    aspect: isObject(aspect)
+      ? { contentType: 'application/json', ...aspect, value: aspectBytes(aspect['value']) }
+      : aspect,
   });
   const problems: string[] = [];
   type.isValid(record, {

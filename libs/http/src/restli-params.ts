@@ -31,10 +31,13 @@ export function parseRestliList(text: string): string[] | undefined {
  * repeated `aspects=a&aspects=b`, or a single value.
  */
 export function restliListParam() {
-  return z.preprocess((value) => {
-    const values: unknown[] = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
-    return values.flatMap((item) => (typeof item === 'string' ? (parseRestliList(item) ?? [item]) : [item]));
-  }, z.array(z.string().min(1)));
+  return z.preprocess(
+    (value) => {
+      const values: unknown[] = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
+      return values.flatMap((item) => (typeof item === 'string' ? (parseRestliList(item) ?? [item]) : [item]));
+    },
+    z.array(z.string().min(1)),
+  );
 }
 
 /** A boolean as Rest.li and OpenAPI clients send it: true/false, as a JSON boolean or a string. */

@@ -22,7 +22,10 @@ export function readRoutes(reader: EntityReader): Route[] {
       resource: '/entitiesV2',
       family: 'restli',
       summary: 'Latest aspects of several entities (Rest.li batch get).',
-      query: z.object({ ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)), aspects: restliListParam().optional() }),
+      query: z.object({
+        ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)),
+        aspects: restliListParam().optional(),
+      }),
       handle: async ({ query }) => {
         const results: Record<string, unknown> = {};
         for (const urn of query.ids) results[urn] = entityV2Body(await reader.getEntity(urn, query.aspects));

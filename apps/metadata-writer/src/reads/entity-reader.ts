@@ -40,7 +40,9 @@ export class EntityReader {
   async getEntity(urnText: string, aspectNames?: readonly string[]): Promise<ReadEntity> {
     const { urn, entity } = this.resolve(urnText);
     const requested = aspectNames?.map((name) => this.aspectOf(entity, name));
-    const versioned = (requested ?? entity.aspects).filter((spec) => spec.kind === 'versioned').map((spec) => spec.name);
+    const versioned = (requested ?? entity.aspects)
+      .filter((spec) => spec.kind === 'versioned')
+      .map((spec) => spec.name);
     const rows = await this.store.getEntity(urn.toString(), versioned);
     const byName = new Map(rows.map((row) => [row.aspect, row]));
     const aspects: ReadAspect[] = [];
@@ -48,7 +50,13 @@ export class EntityReader {
     aspects.push(
       keyRow
         ? readAspect(entity.keyAspect, keyRow)
-        : { spec: entity.keyAspect, version: 0, value: entity.keyFromUrn(urn), systemMetadata: undefined, created: undefined },
+        : {
+            spec: entity.keyAspect,
+            version: 0,
+            value: entity.keyFromUrn(urn),
+            systemMetadata: undefined,
+            created: undefined,
+          },
     );
     for (const spec of entity.aspects) {
       const row = byName.get(spec.name);
