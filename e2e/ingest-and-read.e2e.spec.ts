@@ -486,3 +486,18 @@ describe('ingestProposal and versioned reads', () => {
     expect(value).not.toHaveProperty('notAField');
   });
 });
+
+describe('request ids', () => {
+  it('applies two different writes that carry the same client X-Request-Id, and answers each with its own id', async () => {
+    const tag = 'urn:li:tag:SameClientRequestId';
+    const headers = { 'X-Request-Id': 'client-chosen-id' };
+    const write = (name: string) =>
+      http.post('/aspects?action=ingestProposal', proposal('tag', tag, 'tagProperties', { name }), headers);
+    const first = await write('first');
+    const second = await write('second');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+    const read = await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`);
+    expect(read.json).toEqual({ version: 0, aspect: { 'com.linkedin.tag.TagProperties': { name: 'second' } } });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { RequestContext } from './route';
 
-const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+const clientIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 const traceparentPattern = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 export interface RequestContextOptions {
@@ -15,12 +15,13 @@ export interface RequestContextOptions {
 export function createRequestContextFactory({ newId, actorOf }: RequestContextOptions) {
   return (request: Request): RequestContext => {
     const header = (name: string) => request.get(name);
-    const givenRequestId = header('X-Request-Id');
-    const requestId = givenRequestId && requestIdPattern.test(givenRequestId) ? givenRequestId : newId();
+    // The request id identifies the proposals of this request end to end (outcome correlation, redelivery
+    // detection), so only the server mints it: two requests must never share one. A client's own X-Request-Id is
+    // kept as the trace id when no trace header is given, so its logs still line up with ours.
+    const requestId = newId();
     const traceparent = traceparentPattern.exec(header('traceparent') ?? '');
-    const givenTraceId = header('X-Trace-Id');
-    const traceId =
-      traceparent?.[1] ?? (givenTraceId && requestIdPattern.test(givenTraceId) ? givenTraceId : requestId);
+    const givenTraceId = header('X-Trace-Id') ?? header('X-Request-Id');
+    const traceId = traceparent?.[1] ?? (givenTraceId && clientIdPattern.test(givenTraceId) ? givenTraceId : requestId);
     return {
       requestId,
       traceId,

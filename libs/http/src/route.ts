@@ -4,9 +4,9 @@ import type { EndpointFamily } from './errors';
 
 /** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
 export interface RequestContext {
-  /** From the `X-Request-Id` header when valid, otherwise generated. Echoed in the response. */
+  /** Minted by the server for every request (never taken from the client); echoed in `X-Request-Id`. */
   readonly requestId: string;
-  /** From `traceparent` / `X-Trace-Id`, otherwise generated. */
+  /** From `traceparent`, else the client's `X-Trace-Id` or `X-Request-Id`, else the request id. */
   readonly traceId: string;
   /** URN of the authenticated actor (or the anonymous actor when authentication is off). */
   readonly actor: string;
