@@ -1,1 +1,1 @@
-export { ConfigError, describeConfig, env, loadConfig } from './load-config';
+export { ConfigError, describeConfig, env, loadConfig, renderConfigReference } from './load-config';

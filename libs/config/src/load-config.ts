@@ -40,6 +40,15 @@ export function describeConfig(schema: z.ZodObject): { name: string; description
   });
 }
 
+/** A Markdown table of every key: name, default, description (the source of `docs/configuration.md`). */
+export function renderConfigReference(schema: z.ZodObject): string {
+  const escape = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = describeConfig(schema).map(
+    ({ name, defaultValue, description }) => `| \`${name}\` | \`${escape(defaultValue)}\` | ${escape(description)} |`,
+  );
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
 /** Common value types for environment variables. */
 export const env = {
   /** `true`/`false` (also 1/0, yes/no). */

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderConfigReference } from '@strata/config';
+import { loadStandaloneConfig, standaloneConfigSchema } from './config';
+
+describe('standalone configuration', () => {
+  it('defaults to port 8080 on loopback with data under ./data, synchronous ingest', () => {
+    expect(loadStandaloneConfig({})).toMatchObject({
+      HOST: '127.0.0.1',
+      PORT: 8080,
+      DATA_DIR: './data',
+      ASYNC_INGEST_DEFAULT: false,
+      INGESTION_MAX_SERIALIZED_STRING_LENGTH: 16_000_000,
+      METADATA_CHANGE_PROPOSAL_TOPIC_NAME: 'MetadataChangeProposal_v1',
+    });
+  });
+
+  it('is documented key for key in docs/configuration.md', () => {
+    const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+    const table = renderConfigReference(standaloneConfigSchema);
+    // On failure, paste the table printed here into docs/configuration.md.
+    expect(documentation).toContain(table);
+  });
+});
