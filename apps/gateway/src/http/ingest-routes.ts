@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  errorFromCode,
   StrataError,
   ValidationError,
   validateProposal,
@@ -87,19 +88,25 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
   ];
 }
 
-/** Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid. */
+/**
+ * Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid.
+ * The error takes the class of the first problem (a proposal over the size limit stays a 413).
+ */
 function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => T): T[] {
-  const problems: string[] = [];
+  const problems: StrataError[] = [];
+  const messages: string[] = [];
   const valid: T[] = [];
   items.forEach((item, index) => {
     try {
       valid.push(validate(item));
     } catch (error) {
       if (!(error instanceof StrataError)) throw error;
-      problems.push(`proposals[${index}]: ${error.message}`);
+      problems.push(error);
+      messages.push(`proposals[${index}]: ${error.message}`);
     }
   });
-  if (problems.length > 0) throw new ValidationError(problems.join('\n'));
+  const first = problems[0];
+  if (first) throw errorFromCode(first.code, messages.join('\n'));
   return valid;
 }
 

@@ -18,6 +18,7 @@
 import {
   ConflictError,
   StrataError,
+  ValidationError,
   validateProposal,
   type EntityRegistry,
   type ValidatedProposal,
@@ -94,8 +95,15 @@ export class ProposalProcessor {
       });
       return { ...base, decoded, proposal };
     } catch (error) {
-      if (!(error instanceof StrataError)) throw error;
-      return { ...base, decoded, failure: error };
+      // A record that breaks validation in an unforeseen way is still that record's problem: it is answered and
+      // committed past like any invalid record, rather than blocking its partition by failing the batch forever.
+      const failure =
+        error instanceof StrataError
+          ? error
+          : new ValidationError(
+              `Proposal could not be validated: ${error instanceof Error ? error.message : String(error)}`,
+            );
+      return { ...base, decoded, failure };
     }
   }
 
