@@ -206,7 +206,11 @@ function pegasusField(tree, field, rawField) {
   return `${propertyName(field.name)}${optional ? '?' : ''}: ${expression}`;
 }
 
-function pegasusExpression(tree, type) {
+/**
+ * The TypeScript type of an Avro type in one of two JSON forms: `pegasus` (what clients send: bytes as strings, unions
+ * as single-key objects) or `avsc` (what avsc decodes: bytes as Buffers, unions unwrapped).
+ */
+function typeExpression(tree, type, form) {
   if (type.name !== undefined) return tree.names.get(type.name);
   switch (type.typeName) {
     case 'null':
@@ -219,16 +223,21 @@ function pegasusExpression(tree, type) {
     case 'double':
       return 'number';
     case 'bytes':
+      return form === 'avsc' ? 'Buffer' : 'string';
     case 'string':
       return 'string';
     case 'array':
-      return arrayOf(pegasusExpression(tree, type.itemsType));
+      return arrayOf(typeExpression(tree, type.itemsType, form));
     case 'map':
-      return `Record<string, ${pegasusExpression(tree, type.valuesType)}>`;
+      return `Record<string, ${typeExpression(tree, type.valuesType, form)}>`;
     default:
-      if (isUnion(type)) return pegasusUnion(tree, type.types);
+      if (isUnion(type)) return form === 'avsc' ? avscUnion(tree, type.types) : pegasusUnion(tree, type.types);
       throw new Error(`Unsupported Avro type ${type.typeName}`);
   }
+}
+
+function pegasusExpression(tree, type) {
+  return typeExpression(tree, type, 'pegasus');
 }
 
 /** A Pegasus union: one single-key object per member, keyed by the member's full name or primitive type name. */
@@ -247,33 +256,13 @@ function avscField(tree, field) {
 }
 
 function avscExpression(tree, type) {
-  if (type.name !== undefined) return tree.names.get(type.name);
-  switch (type.typeName) {
-    case 'null':
-      return 'null';
-    case 'boolean':
-      return 'boolean';
-    case 'int':
-    case 'long':
-    case 'float':
-    case 'double':
-      return 'number';
-    case 'bytes':
-      return 'Buffer';
-    case 'string':
-      return 'string';
-    case 'array':
-      return arrayOf(avscExpression(tree, type.itemsType));
-    case 'map':
-      return `Record<string, ${avscExpression(tree, type.valuesType)}>`;
-    default:
-      if (isUnion(type)) {
-        // avsc decodes unions unwrapped; a null member goes last so that `T | null` reads naturally.
-        const members = type.types.map((member) => avscExpression(tree, member));
-        return [...members.filter((m) => m !== 'null'), ...members.filter((m) => m === 'null')].join(' | ');
-      }
-      throw new Error(`Unsupported Avro type ${type.typeName}`);
-  }
+  return typeExpression(tree, type, 'avsc');
+}
+
+/** avsc decodes unions unwrapped; a null member goes last so that `T | null` reads naturally. */
+function avscUnion(tree, members) {
+  const expressions = members.map((member) => avscExpression(tree, member));
+  return [...expressions.filter((m) => m !== 'null'), ...expressions.filter((m) => m === 'null')].join(' | ');
 }
 
 function isUnion(type) {
