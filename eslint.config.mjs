@@ -6,6 +6,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Engines and frameworks that pure domain code must never touch (STYLE.md rule 10). */
+/** The testing library serves tests only: production code of a service never imports it. */
+const testHelpers = { group: ['@strata/testing', '@strata/*/testing'], message: 'Test helpers are for tests only.' };
+
 const infrastructurePackages = [
   'kafkajs',
   'mongodb',
@@ -95,14 +98,21 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [testHelpers] }] },
+  },
+  {
     // A service's domain folder holds its pure decide/evolve functions (STYLE.md rule 3).
     files: ['apps/*/src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             { group: infrastructurePackages, message: 'Domain code is pure: no engines, frameworks or I/O.' },
+            testHelpers,
             {
               group: ['@strata/log', '@strata/store', '@strata/http', '../http/*', '../consumers/*'],
               allowTypeImports: true,

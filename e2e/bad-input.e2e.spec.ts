@@ -157,6 +157,12 @@ describe('ingestProposal rejects', () => {
     await expectNothingWritten();
   });
 
+  it('a rejected write still answers with its request id', async () => {
+    const response = await http.post('/aspects?action=ingestProposal', proposal({ aspectName: 'colour' }));
+    restliError(response, 422);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('a body that is not JSON, with a 400', async () => {
     const response = await http.post('/aspects?action=ingestProposal', '{"proposal": {');
     expect(restliError(response, 400)).toMatch(/not valid JSON/);

@@ -47,9 +47,10 @@ async function dispatch(
   const first = group[0];
   const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
   const context = contextFor(request);
-  const result = await route.invoke({ query, body: request.body as unknown, key, context });
+  // Set before the handler runs, so that error responses (a 504 above all) carry the request id too.
   response.setHeader('X-Request-Id', context.requestId);
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
+  const result = await route.invoke({ query, body: request.body as unknown, key, context });
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
   response.status(result.status ?? 200);
   if (result.body === undefined) response.end();

@@ -34,8 +34,8 @@ export interface RawRouteInput {
 }
 
 /**
- * One endpoint, declared once: its address, its inputs' schemas and its handler. The same declarations mount the
- * routes and document them (`/restli/docs`, OpenAPI), so the two cannot drift.
+ * One endpoint, declared once: its address, its inputs' schemas and its handler. The declarations mount the routes and
+ * carry everything needed to document them, so generated documentation (`/restli/docs`, OpenAPI) cannot drift.
  */
 export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -7,7 +7,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { eventually, repositoryRoot, startStandalone, TestHttpClient } from '@strata/testing';
@@ -39,6 +39,8 @@ interface LoadOptions {
 }
 
 let sequence = 0;
+/** The highest request sequence answered with a 2xx (autocannon prepares requests it may never send). */
+let lastAcknowledged = -1;
 
 async function load({ baseUrl, connections, method, request }: LoadOptions): Promise<Figures> {
   const result = await autocannon({
@@ -49,9 +51,14 @@ async function load({ baseUrl, connections, method, request }: LoadOptions): Pro
       {
         method,
         headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
-        setupRequest: (req: autocannon.Request) => {
+        setupRequest: (req: autocannon.Request, context: object) => {
+          (context as { sequence?: number }).sequence = sequence;
           const next = request(sequence++);
           return { ...req, path: next.path, ...(next.body === undefined ? {} : { body: next.body }) };
+        },
+        onResponse: (status: number, _body: string, context: object) => {
+          const answered = (context as { sequence?: number }).sequence;
+          if (status < 300 && typeof answered === 'number') lastAcknowledged = Math.max(lastAcknowledged, answered);
         },
       },
     ],
@@ -99,7 +106,9 @@ async function startBaseline(): Promise<{ baseUrl: string; process: ChildProcess
   return { baseUrl: `http://127.0.0.1:${port}`, process: child };
 }
 
+/** Peak resident memory of a process, where the system tells it (Linux's /proc). */
 function peakRssMegabytes(pid: number): number | undefined {
+  if (!existsSync(`/proc/${pid}/status`)) return undefined;
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match?.[1] ? Number(match[1]) / 1024 : undefined;
 }
@@ -138,7 +147,7 @@ async function main(): Promise<void> {
 
     const firstAsync = sequence;
     await compare('async ingestProposal (new dataset)', 16, ingest(true));
-    const lastAsync = sequence - 1;
+    const lastAsync = lastAcknowledged;
     const drainStarted = Date.now();
     const http = new TestHttpClient(strata.baseUrl);
     await eventually(

@@ -82,7 +82,7 @@ describe('OutcomeListener', () => {
 
   it('given a waiting request, when its outcome is published, then expect() resolves with it', async () => {
     await listener.start();
-    const waiting = listener.expect(['r-1'], 10_000);
+    const waiting = listener.expect(['r-1'], 10_000, 'http-request');
 
     await publish(outcome('r-1', { status: 'UNCHANGED', version: 4 }));
 
@@ -92,7 +92,7 @@ describe('OutcomeListener', () => {
 
   it('given a waiting request, when outcomes of other requests arrive first, then they are ignored and its own outcome resolves it', async () => {
     await listener.start();
-    const waiting = listener.expect(['r-mine'], 10_000);
+    const waiting = listener.expect(['r-mine'], 10_000, 'http-request');
 
     await publish(
       outcome('r-other-1'),
@@ -106,10 +106,10 @@ describe('OutcomeListener', () => {
 
   it('given several request ids, when their outcomes arrive in another order, then they resolve together in the order asked', async () => {
     await listener.start();
-    const waiting = listener.expect(['r-a', 'r-b', 'r-c'], 10_000);
+    const waiting = listener.expect(['r-a', 'r-b', 'r-c'], 10_000, 'http-request');
     const progress = track(waiting);
 
-    const sentinel = listener.expect(['r-sentinel'], 10_000);
+    const sentinel = listener.expect(['r-sentinel'], 10_000, 'http-request');
     await publish(outcome('r-c', { version: 3 }), outcome('r-a', { version: 1 }), outcome('r-sentinel'));
     // Same key, so delivered in publish order: once the sentinel resolved, r-c and r-a were delivered too.
     await sentinel;
@@ -127,19 +127,19 @@ describe('OutcomeListener', () => {
   it('given no outcome arrives, when the timeout passes, then expect() rejects with a TimeoutError naming the request id and forgets the waiter', async () => {
     await listener.start();
 
-    const waiting = listener.expect(['r-late'], 50);
+    const waiting = listener.expect(['r-late/0', 'r-late/1'], 50, 'r-late');
 
     const error = await waiting.then(
       () => undefined,
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).message).toContain('r-late');
+    expect((error as TimeoutError).message).toContain('(request id r-late)');
     // No waiter is left behind (it would leak, and keep the listener decoding every outcome).
     expect((listener as unknown as { waiters: Map<string, unknown> }).waiters.size).toBe(0);
 
     // The late outcome finds nobody and harms nothing: the listener keeps delivering to later requests.
-    const next = listener.expect(['r-next'], 10_000);
+    const next = listener.expect(['r-next'], 10_000, 'http-request');
     await publish(outcome('r-late'), outcome('r-next'));
     await expect(next).resolves.toEqual([outcome('r-next')]);
     expect(deliveryErrors).toEqual([]);
@@ -148,7 +148,7 @@ describe('OutcomeListener', () => {
 
   it('given an undecodable record before an outcome, when both are delivered, then onUndecodable is told and the outcome still resolves its waiter', async () => {
     await listener.start();
-    const waiting = listener.expect(['r-1'], 10_000);
+    const waiting = listener.expect(['r-1'], 10_000, 'http-request');
 
     await log.publish([
       { topic, key: urn, value: Buffer.from('not an outcome') },
@@ -164,12 +164,12 @@ describe('OutcomeListener', () => {
   it('given an outcome published before start(), when started, then it is not delivered (the listener starts at the end of the log)', async () => {
     await publish(outcome('r-early'));
     // Waiting before start(), so that a listener reading from the beginning would certainly hand r-early over.
-    const early = listener.expect(['r-early'], 10_000);
+    const early = listener.expect(['r-early'], 10_000, 'http-request');
     await listener.start();
     const progress = track(early);
 
     // An outcome published after start() on the same key is delivered only after anything published before it.
-    const sentinel = listener.expect(['r-sentinel'], 10_000);
+    const sentinel = listener.expect(['r-sentinel'], 10_000, 'http-request');
     await publish(outcome('r-sentinel'));
     await sentinel;
     await new Promise((resolve) => setImmediate(resolve));

@@ -48,9 +48,14 @@ export class OutcomeListener {
 
   /**
    * Registers interest in the outcomes of these request ids — before their proposals are published, so that no outcome
-   * can slip past — and returns a promise of all of them, rejecting with TimeoutError after `timeoutMs`.
+   * can slip past — and returns a promise of all of them, rejecting after `timeoutMs` with a TimeoutError that names
+   * the HTTP request's id.
    */
-  expect(requestIds: readonly string[], timeoutMs: number): Promise<MetadataChangeProposalOutcome[]> {
+  expect(
+    requestIds: readonly string[],
+    timeoutMs: number,
+    requestId: string,
+  ): Promise<MetadataChangeProposalOutcome[]> {
     const outcomes = requestIds.map(
       (requestId) =>
         new Promise<MetadataChangeProposalOutcome>((resolve) => {
@@ -62,7 +67,7 @@ export class OutcomeListener {
       timer = setTimeout(() => {
         reject(
           new TimeoutError(
-            `The write was accepted (request id ${requestIds[0] ?? ''}) but its outcome did not arrive within ${timeoutMs} ms; it may still apply`,
+            `The write was accepted (request id ${requestId}) but its outcome did not arrive within ${timeoutMs} ms; it may still apply`,
           ),
         );
       }, timeoutMs);

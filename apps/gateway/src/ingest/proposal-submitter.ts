@@ -1,4 +1,4 @@
-import { errorFromCode, type ValidatedProposal } from '@strata/model';
+import { errorFromCode, UnavailableError, type ValidatedProposal } from '@strata/model';
 import {
   RecordHeader,
   type EventSerde,
@@ -58,13 +58,15 @@ export class ProposalSubmitter {
       },
     }));
     const waiting = submission.wait
-      ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs)
+      ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs, submission.requestId)
       : undefined;
     try {
       await this.options.log.publish(records);
     } catch (error) {
       this.options.outcomes.cancel(proposalIds);
-      throw error;
+      throw new UnavailableError('The message log is unavailable: the write was not accepted. Retry it.', {
+        cause: error,
+      });
     }
     const outcomes = waiting ? await waiting : [];
     const rejected = outcomes.filter((outcome) => outcome.status === 'REJECTED');
