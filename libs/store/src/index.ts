@@ -15,3 +15,5 @@ export type {
 } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
+export { MongoAspectStore } from './mongo-aspect-store';
+export type { MongoAspectStoreOptions } from './mongo-aspect-store';

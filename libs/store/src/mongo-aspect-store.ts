@@ -1,0 +1,553 @@
+import { ConflictError } from '@strata/model';
+import { Binary, MongoClient, MongoServerError, ReadConcern, WriteConcern } from 'mongodb';
+import type { ClientSession, Collection, Db, Document, TransactionOptions, WithId } from 'mongodb';
+
+import type {
+  AspectKey,
+  AspectMutation,
+  AspectStore,
+  JsonObject,
+  OutboxRecord,
+  PendingOutboxRecord,
+  PutAspect,
+  StoreCommit,
+  StoredAspect,
+  StoredTimeseriesValue,
+} from './aspect-store';
+
+/** Options of {@link MongoAspectStore.connect}. */
+export interface MongoAspectStoreOptions {
+  /** Connection string, e.g. `mongodb://127.0.0.1:27017/?replicaSet=rs0`. Not used when `client` is given. */
+  readonly uri: string;
+  /** Database holding the store's collections. */
+  readonly database: string;
+  /**
+   * A client to share with other adapters. The store neither connects nor closes it (the composition root owns it);
+   * without one, the store builds a client from `uri` and closes it in {@link MongoAspectStore.close}.
+   */
+  readonly client?: MongoClient;
+  /** Prepended to every collection name (see {@link mongoCollectionNames}), so that several stores share a database. */
+  readonly collectionPrefix?: string;
+  /** Clock for the time a proposal id was recorded (`appliedAt`), epoch milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The scale primary store: MongoDB, laid out like DataHub's `metadata_aspect_v2` (README: "MongoDB adapter").
+ *
+ * One document per (urn, aspect, version): version 0 holds the latest value and keeps its real ordinal in `ordinal`;
+ * older values are archived under their ordinal (`version = ordinal`). Values and system metadata are stored as JSON
+ * strings, as DataHub's `metadata` column is: they round-trip exactly, whatever their keys (dots, `$`), and nothing
+ * ever queries inside them. Timeseries values, the outbox, its sequence and the applied proposal ids have collections
+ * of their own.
+ *
+ * A commit is one multi-document transaction (`withTransaction`, read concern `snapshot`, write concern `majority`),
+ * which needs a replica set or a sharded cluster: {@link MongoAspectStore.connect} refuses a standalone server.
+ * Every expected ordinal is checked by reading the latest inside the transaction. Two overlapping commits that write
+ * the same document hit a write conflict: the driver aborts one and re-runs its callback, which re-reads and then
+ * fails with `ConflictError` if its expectation no longer holds. A duplicate key (E11000) from the unique indexes is
+ * mapped to `ConflictError` as well.
+ *
+ * Outbox ids come from one sequence document incremented in every commit's transaction: a gap-free sequence in commit
+ * order. The price is that every commit writes that document, so commits serialize on it (overlapping ones conflict
+ * and are retried by the driver). That also makes commits serializable: snapshot isolation alone would let two
+ * commits whose checks read documents they do not write (deleting an absent aspect) both succeed. Published outbox
+ * records are deleted; the sequence never goes back, so ids are never reused.
+ *
+ * Reads outside commits use read concern `majority` on the primary: they never see a commit that a failover could
+ * still roll back (the outbox relay must not publish one), and do see every commit that has resolved.
+ */
+export class MongoAspectStore implements AspectStore {
+  private closed = false;
+
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly ownsClient: boolean,
+    private readonly collections: StoreCollections,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Connects, checks that the deployment supports transactions, and creates the collections and indexes the store
+   * needs (idempotent: several instances may start at once on the same database).
+   */
+  static async connect(options: MongoAspectStoreOptions): Promise<MongoAspectStore> {
+    const ownsClient = options.client === undefined;
+    const client = options.client ?? new MongoClient(options.uri);
+    try {
+      if (ownsClient) await client.connect();
+      assertSupportsTransactions(await client.db('admin').command({ hello: 1 }));
+      const db = client.db(options.database, {
+        readConcern: new ReadConcern('majority'),
+        writeConcern: { w: 'majority' },
+        readPreference: 'primary',
+      });
+      const collections = await prepareCollections(db, mongoCollectionNames(options.collectionPrefix));
+      return new MongoAspectStore(client, ownsClient, collections, options.now ?? Date.now);
+    } catch (error) {
+      if (ownsClient) await client.close();
+      throw error;
+    }
+  }
+
+  async getLatest(keys: readonly AspectKey[]): Promise<StoredAspect[]> {
+    this.assertOpen();
+    // A key asked for twice is answered once.
+    const unique = [...new Map(keys.map((key) => [JSON.stringify([key.urn, key.aspect]), key])).values()];
+    if (unique.length === 0) return [];
+    const documents = await this.collections.aspects
+      .find({ $or: unique.map(({ urn, aspect }) => ({ urn, aspect, version: 0 })) })
+      .toArray();
+    return documents.map(fromAspectDocument);
+  }
+
+  async getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    this.assertOpen();
+    if (aspects?.length === 0) return [];
+    const filter =
+      aspects === undefined ? { urn, version: 0 } : { urn, version: 0, aspect: { $in: [...new Set(aspects)] } };
+    const documents = await this.collections.aspects.find(filter).sort({ aspect: 1 }).toArray();
+    return documents.map(fromAspectDocument);
+  }
+
+  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    this.assertOpen();
+    if (!Number.isInteger(version) || version < 0) return undefined;
+    // The latest document answers for its own ordinal too: version N is either archived or the latest.
+    const filter =
+      version === 0
+        ? { urn, aspect, version: 0 }
+        : { urn, aspect, $or: [{ version }, { version: 0, ordinal: version }] };
+    const document = await this.collections.aspects.findOne(filter);
+    return document === null ? undefined : fromAspectDocument(document);
+  }
+
+  async findApplied(proposalIds: readonly string[]): Promise<Set<string>> {
+    this.assertOpen();
+    if (proposalIds.length === 0) return new Set();
+    const documents = await this.collections.appliedProposals
+      .find({ _id: { $in: [...new Set(proposalIds)] } }, { projection: { _id: 1 } })
+      .toArray();
+    return new Set(documents.map((document) => document._id));
+  }
+
+  async commit(commit: StoreCommit): Promise<void> {
+    this.assertOpen();
+    const appliedAt = new Date(this.now());
+    const appliedIds = [...new Set(commit.appliedProposalIds)];
+    const session = this.client.startSession();
+    try {
+      // The driver re-runs this callback on a TransientTransactionError (a write conflict with another commit): every
+      // check is re-read then. Errors that are not MongoErrors (ConflictError, a caller's bad row) abort the
+      // transaction and surface as they are, without a retry.
+      await session.withTransaction(async () => {
+        for (const mutation of commit.mutations) await this.apply(mutation, session);
+        if (appliedIds.length > 0) {
+          // The writer skips proposals that `findApplied` reports, so a duplicate here means a concurrent writer
+          // applied the same proposal: a conflict, after which this writer re-reads and skips it.
+          await duplicateAsConflict(
+            () =>
+              this.collections.appliedProposals.insertMany(
+                appliedIds.map((id) => ({ _id: id, appliedAt })),
+                { session },
+              ),
+            'a proposal of this commit was recorded as applied by a concurrent commit',
+          );
+        }
+        // Last, so that the sequence document (which every commit writes) is held for as short a time as possible.
+        const sequence = await this.collections.outboxSequence.findOneAndUpdate(
+          { _id: OUTBOX_SEQUENCE_ID },
+          { $inc: { last: commit.outbox.length, commits: 1 } },
+          { session, upsert: true, returnDocument: 'after' },
+        );
+        if (sequence === null) throw new Error('The outbox sequence document vanished during a commit');
+        if (commit.outbox.length > 0) {
+          const first = sequence.last - commit.outbox.length + 1;
+          await this.collections.outbox.insertMany(
+            commit.outbox.map((record, index) => toOutboxDocument(first + index, record)),
+            { session },
+          );
+        }
+      }, TRANSACTION_OPTIONS);
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async pendingOutbox(limit: number): Promise<PendingOutboxRecord[]> {
+    this.assertOpen();
+    if (!Number.isInteger(limit) || limit < 1) return [];
+    const documents = await this.collections.outbox.find({}).sort({ _id: 1 }).limit(limit).toArray();
+    return documents.map(fromOutboxDocument);
+  }
+
+  async markPublished(ids: readonly string[]): Promise<void> {
+    this.assertOpen();
+    const sequenceNumbers = parseOutboxIds(ids);
+    if (sequenceNumbers.length > 0) await this.collections.outbox.deleteMany({ _id: { $in: sequenceNumbers } });
+  }
+
+  async getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]> {
+    this.assertOpen();
+    const limit = options?.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return [];
+    const cursor = this.collections.timeseries.find({ urn, aspect }).sort({ timestampMillis: -1 });
+    if (limit !== undefined) cursor.limit(limit);
+    return (await cursor.toArray()).map(fromTimeseriesDocument);
+  }
+
+  /** Closes the client if this store created it; an injected client stays open. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsClient) await this.client.close();
+  }
+
+  private assertOpen(): void {
+    // The driver would silently reconnect a closed client; a closed store must fail instead.
+    if (this.closed) throw new Error('MongoAspectStore is closed');
+  }
+
+  private async apply(mutation: AspectMutation, session: ClientSession): Promise<void> {
+    const { aspects, timeseries } = this.collections;
+    switch (mutation.kind) {
+      case 'put':
+        await this.put(mutation, session);
+        return;
+      case 'deleteAspect':
+        await this.expectVersion(mutation.urn, mutation.aspect, mutation.expectedVersion, session);
+        await aspects.deleteMany({ urn: mutation.urn, aspect: mutation.aspect }, { session });
+        return;
+      case 'deleteEntity':
+        await aspects.deleteMany({ urn: mutation.urn }, { session });
+        await timeseries.deleteMany({ urn: mutation.urn }, { session });
+        return;
+      case 'putTimeseries': {
+        const { urn, aspect, timestampMillis } = mutation.value;
+        const { metadata, systemMetadata, createdOn, createdBy } = toTimeseriesDocument(mutation.value);
+        await duplicateAsConflict(
+          () =>
+            timeseries.updateOne(
+              { urn, aspect, timestampMillis },
+              { $set: { metadata, systemMetadata, createdOn, createdBy } },
+              { session, upsert: true },
+            ),
+          `timeseries value ${aspect} of ${urn} at ${timestampMillis} was written by a concurrent commit`,
+        );
+        return;
+      }
+    }
+  }
+
+  private async put(mutation: PutAspect, session: ClientSession): Promise<void> {
+    const { urn, aspect, expectedVersion, row } = mutation;
+    const current = await this.expectVersion(urn, aspect, expectedVersion, session);
+    const isNewVersion = row.version === expectedVersion + 1;
+    if (!isNewVersion && (row.version !== expectedVersion || expectedVersion === 0)) {
+      // Not a conflict but a caller bug: the writer computes the new ordinal from the one it expects.
+      throw new Error(
+        `Invalid put of ${aspect} of ${urn}: row version ${row.version} must be ${expectedVersion + 1} (new version)` +
+          (expectedVersion >= 1 ? ` or ${expectedVersion} (rewrite in place)` : ''),
+      );
+    }
+    const latest = toLatestDocument(urn, aspect, row);
+    const concurrently = `version ${row.version} of ${aspect} of ${urn} was written by a concurrent commit`;
+    if (current === null) {
+      await duplicateAsConflict(() => this.collections.aspects.insertOne(latest, { session }), concurrently);
+      return;
+    }
+    if (isNewVersion) {
+      await duplicateAsConflict(
+        () => this.collections.aspects.insertOne(toArchivedDocument(current), { session }),
+        concurrently,
+      );
+    }
+    await this.collections.aspects.replaceOne({ _id: current._id }, latest, { session });
+  }
+
+  /** Checks an expected ordinal against the latest as this transaction sees it, and returns that latest document. */
+  private async expectVersion(
+    urn: string,
+    aspect: string,
+    expected: number,
+    session: ClientSession,
+  ): Promise<WithId<AspectDocument> | null> {
+    if (!Number.isInteger(expected) || expected < 0) {
+      throw new Error(`Invalid expected version ${expected} of ${aspect} of ${urn}`);
+    }
+    const current = await this.collections.aspects.findOne({ urn, aspect, version: 0 }, { session });
+    const actual = current?.ordinal ?? 0;
+    if (actual !== expected) {
+      throw new ConflictError(
+        `Conflict on aspect ${aspect} of ${urn}: expected version ${expected}, but the current version is ${actual}`,
+      );
+    }
+    return current;
+  }
+}
+
+/**
+ * `snapshot` reads majority-committed data from one point in time, across shards too (on a replica set it behaves
+ * like `majority`); its guarantee holds because the commit uses write concern `majority`. Transactions always run on
+ * the primary.
+ */
+const TRANSACTION_OPTIONS: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: new WriteConcern('majority'),
+  readPreference: 'primary',
+};
+
+const OUTBOX_SEQUENCE_ID = 'outbox';
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Document layout and the pure functions around it (exported for the unit tests; not part of the package's API).
+
+/** Names of the store's collections. */
+export interface MongoCollectionNames {
+  /** Versioned aspects, DataHub's `metadata_aspect_v2`. */
+  readonly aspects: string;
+  /** Durable timeseries values. */
+  readonly timeseries: string;
+  /** Outbox records not yet published. */
+  readonly outbox: string;
+  /** The outbox sequence document. */
+  readonly outboxSequence: string;
+  /** The idempotency ledger. */
+  readonly appliedProposals: string;
+}
+
+export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
+  return {
+    aspects: `${prefix}metadata_aspect_v2`,
+    timeseries: `${prefix}timeseries_aspect`,
+    outbox: `${prefix}outbox`,
+    outboxSequence: `${prefix}outbox_sequence`,
+    appliedProposals: `${prefix}applied_proposal`,
+  };
+}
+
+/** One version of an aspect: the latest under `version` 0, an archived one under `version === ordinal`. */
+export interface AspectDocument {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly version: number;
+  /** The real ordinal of the value (≥ 1); equal to `version` on archived documents. */
+  readonly ordinal: number;
+  /** The aspect value, as a JSON string. */
+  readonly metadata: string;
+  /** The system metadata, as a JSON string. */
+  readonly systemMetadata: string;
+  /** Epoch milliseconds, as written (a number, so that it round-trips exactly). */
+  readonly createdOn: number;
+  readonly createdBy: string;
+}
+
+export interface TimeseriesDocument {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly timestampMillis: number;
+  readonly metadata: string;
+  readonly systemMetadata: string;
+  readonly createdOn: number;
+  readonly createdBy: string;
+}
+
+export interface OutboxDocument {
+  /** The record's position in the outbox sequence (its id, as a decimal string, outside the store). */
+  readonly _id: number;
+  readonly topic: string;
+  readonly key: string;
+  /** Written as a Buffer, read back as a BSON Binary. */
+  readonly value: Uint8Array | Binary;
+  /** Headers as a JSON string: header names are not restricted the way field names are. */
+  readonly headers: string;
+}
+
+export interface OutboxSequenceDocument {
+  readonly _id: string;
+  /** The last outbox id handed out. */
+  readonly last: number;
+  /** How many commits ran: every commit changes this document, which serializes commits. */
+  readonly commits: number;
+}
+
+export interface AppliedProposalDocument {
+  readonly _id: string;
+  readonly appliedAt: Date;
+}
+
+interface StoreCollections {
+  readonly aspects: Collection<AspectDocument>;
+  readonly timeseries: Collection<TimeseriesDocument>;
+  readonly outbox: Collection<OutboxDocument>;
+  readonly outboxSequence: Collection<OutboxSequenceDocument>;
+  readonly appliedProposals: Collection<AppliedProposalDocument>;
+}
+
+export function toLatestDocument(urn: string, aspect: string, row: PutAspect['row']): AspectDocument {
+  return {
+    urn,
+    aspect,
+    version: 0,
+    ordinal: row.version,
+    metadata: JSON.stringify(row.value),
+    systemMetadata: JSON.stringify(row.systemMetadata),
+    createdOn: row.createdOn,
+    createdBy: row.createdBy,
+  };
+}
+
+/** The archived copy of a latest document: the same value, under its own ordinal. */
+export function toArchivedDocument(latest: AspectDocument): AspectDocument {
+  return {
+    urn: latest.urn,
+    aspect: latest.aspect,
+    version: latest.ordinal,
+    ordinal: latest.ordinal,
+    metadata: latest.metadata,
+    systemMetadata: latest.systemMetadata,
+    createdOn: latest.createdOn,
+    createdBy: latest.createdBy,
+  };
+}
+
+export function fromAspectDocument(document: AspectDocument): StoredAspect {
+  return {
+    urn: document.urn,
+    aspect: document.aspect,
+    version: document.ordinal,
+    value: JSON.parse(document.metadata) as JsonObject,
+    systemMetadata: JSON.parse(document.systemMetadata) as JsonObject,
+    createdOn: document.createdOn,
+    createdBy: document.createdBy,
+  };
+}
+
+export function toTimeseriesDocument(value: StoredTimeseriesValue): TimeseriesDocument {
+  return {
+    urn: value.urn,
+    aspect: value.aspect,
+    timestampMillis: value.timestampMillis,
+    metadata: JSON.stringify(value.value),
+    systemMetadata: JSON.stringify(value.systemMetadata),
+    createdOn: value.createdOn,
+    createdBy: value.createdBy,
+  };
+}
+
+export function fromTimeseriesDocument(document: TimeseriesDocument): StoredTimeseriesValue {
+  return {
+    urn: document.urn,
+    aspect: document.aspect,
+    timestampMillis: document.timestampMillis,
+    value: JSON.parse(document.metadata) as JsonObject,
+    systemMetadata: JSON.parse(document.systemMetadata) as JsonObject,
+    createdOn: document.createdOn,
+    createdBy: document.createdBy,
+  };
+}
+
+export function toOutboxDocument(id: number, record: OutboxRecord): OutboxDocument {
+  return {
+    _id: id,
+    topic: record.topic,
+    key: record.key,
+    value: record.value,
+    headers: JSON.stringify(record.headers),
+  };
+}
+
+export function fromOutboxDocument(document: OutboxDocument): PendingOutboxRecord {
+  const value = document.value instanceof Binary ? document.value.value() : document.value;
+  return {
+    id: String(document._id),
+    topic: document.topic,
+    key: document.key,
+    value: Buffer.from(value),
+    headers: JSON.parse(document.headers) as Record<string, string>,
+  };
+}
+
+/** The outbox sequence numbers among `ids`; ids this store never handed out cannot be pending and are dropped. */
+export function parseOutboxIds(ids: readonly string[]): number[] {
+  return [...new Set(ids.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number))];
+}
+
+/** Whether an error is MongoDB's duplicate key error (E11000), from a single write or a bulk one. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** Runs one write of a commit, turning a duplicate key (a unique index caught a concurrent writer) into ConflictError. */
+export async function duplicateAsConflict<T>(write: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new ConflictError(`Conflict: ${what}`, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Refuses a deployment without multi-document transactions, given its `hello` response: a replica set member reports
+ * `setName`, a mongos reports `msg: 'isdbgrid'`; anything else is a standalone server.
+ */
+export function assertSupportsTransactions(hello: Document): void {
+  if (typeof hello['setName'] === 'string' || hello['msg'] === 'isdbgrid') return;
+  const requirement =
+    'MongoAspectStore needs a MongoDB deployment that supports multi-document transactions: a replica set (a ' +
+    'single-node one will do: start mongod with --replSet rs0, then run rs.initiate() once) or a sharded cluster.';
+  if (hello['isreplicaset'] === true) {
+    throw new Error(`${requirement} The server was started with --replSet but its replica set is not initiated yet.`);
+  }
+  throw new Error(`${requirement} The server is a standalone mongod (its hello reports no replica set name).`);
+}
+
+async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<StoreCollections> {
+  // Collections are created up front: creating one implicitly inside concurrent transactions makes them conflict.
+  const existing = new Set(
+    (await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name),
+  );
+  const all = [names.aspects, names.timeseries, names.outbox, names.outboxSequence, names.appliedProposals];
+  for (const name of all) {
+    if (!existing.has(name)) await createCollectionIfAbsent(db, name);
+  }
+  const collections: StoreCollections = {
+    aspects: db.collection<AspectDocument>(names.aspects),
+    timeseries: db.collection<TimeseriesDocument>(names.timeseries),
+    outbox: db.collection<OutboxDocument>(names.outbox),
+    outboxSequence: db.collection<OutboxSequenceDocument>(names.outboxSequence),
+    appliedProposals: db.collection<AppliedProposalDocument>(names.appliedProposals),
+  };
+  // Same names and options every time, so that creating them again is a no-op. The outbox (by sequence) and the
+  // ledger (by proposal id) are served by their `_id` index. No TTL on the ledger: pruning it is future work (ADR 0002).
+  await collections.aspects.createIndexes([
+    // One document per version: a second writer of the same version fails with E11000 (→ ConflictError).
+    { key: { urn: 1, aspect: 1, version: 1 }, name: 'urn_aspect_version', unique: true },
+    // getEntity: the latest (version 0) of every aspect of an entity, already in aspect order.
+    { key: { urn: 1, version: 1, aspect: 1 }, name: 'urn_version_aspect' },
+  ]);
+  await collections.timeseries.createIndexes([
+    // One value per (urn, aspect, timestamp), which the upsert relies on; newest-first reads scan it backwards.
+    { key: { urn: 1, aspect: 1, timestampMillis: 1 }, name: 'urn_aspect_timestampMillis', unique: true },
+  ]);
+  await collections.outboxSequence.updateOne(
+    { _id: OUTBOX_SEQUENCE_ID },
+    { $setOnInsert: { last: 0, commits: 0 } },
+    { upsert: true },
+  );
+  return collections;
+}
+
+async function createCollectionIfAbsent(db: Db, name: string): Promise<void> {
+  try {
+    await db.createCollection(name);
+  } catch (error) {
+    // Another instance created it since we listed the collections.
+    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+  }
+}
+
+const NAMESPACE_EXISTS = 48;
