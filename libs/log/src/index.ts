@@ -8,3 +8,10 @@ export type {
 } from './message-log';
 export { SqliteMessageLog } from './sqlite-message-log';
 export type { SqliteMessageLogErrorContext, SqliteMessageLogOptions } from './sqlite-message-log';
+export { KafkaMessageLog } from './kafka-message-log';
+export type {
+  KafkaMessageLogEntry,
+  KafkaMessageLogErrorContext,
+  KafkaMessageLogLevel,
+  KafkaMessageLogOptions,
+} from './kafka-message-log';
