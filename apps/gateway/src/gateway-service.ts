@@ -1,20 +1,12 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import {
-  createErrorHandler,
-  createRequestContextFactory,
-  defineRoute,
-  jsonBody,
-  mountRoutes,
-  notFoundHandler,
-  type HttpLogger,
-  type Route,
-} from '@strata/http';
+import { createHttpApp, type HttpLogger, type Route } from '@strata/http';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter } from './ingest/proposal-submitter';
+import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -67,13 +59,6 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
   });
   let ready = false;
   const routes: Route[] = [
-    defineRoute({
-      method: 'GET',
-      resource: '/health',
-      family: 'restli',
-      summary: 'Readiness: 200 once the service accepts writes, 503 before and while stopping.',
-      handle: () => Promise.resolve(ready ? { body: { status: 'ok' } } : { status: 503, body: { status: 'starting' } }),
-    }),
     ...ingestRoutes({
       registry: options.registry,
       submitter,
@@ -81,17 +66,17 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
       maxAspectBytes: options.maxAspectBytes,
       maxBatchProposals: options.maxBatchProposals,
     }),
+    ...schemaRegistryRoutes(options.serde, options.topics),
     ...options.ownedElsewhere,
   ];
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use(jsonBody(options.maxBodyBytes));
-  const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
-  app.use(mountRoutes(express.Router(), routes, contextFor));
-  app.use(notFoundHandler);
-  app.use(createErrorHandler(options.logger));
+  const app = createHttpApp({
+    routes,
+    newId: options.newId,
+    anonymousActor: options.anonymousActor,
+    maxBodyBytes: options.maxBodyBytes,
+    logger: options.logger,
+    isReady: () => ready,
+  });
 
   return {
     app,

@@ -1,2 +1,3 @@
 export { createGatewayService } from './gateway-service';
 export type { GatewayService, GatewayServiceOptions } from './gateway-service';
+export { gatewayConfigSchema, ingestConfig } from './config';

@@ -1,2 +1,3 @@
 export { createMetadataWriterService } from './metadata-writer-service';
 export type { MetadataWriterService, MetadataWriterServiceOptions } from './metadata-writer-service';
+export { metadataWriterConfigSchema, writerConfig } from './config';

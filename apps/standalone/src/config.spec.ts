@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderConfigReference } from '@strata/config';
+import { gatewayConfigSchema } from '@strata/gateway';
+import { metadataWriterConfigSchema } from '@strata/metadata-writer';
 import { loadStandaloneConfig, standaloneConfigSchema } from './config';
 
 describe('standalone configuration', () => {
@@ -15,9 +17,13 @@ describe('standalone configuration', () => {
     });
   });
 
-  it('is documented key for key in docs/configuration.md', () => {
+  it.each([
+    ['standalone', standaloneConfigSchema],
+    ['gateway', gatewayConfigSchema],
+    ['metadata-writer', metadataWriterConfigSchema],
+  ])('of the %s is documented key for key in docs/configuration.md', (_name, schema) => {
     const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
-    const table = renderConfigReference(standaloneConfigSchema);
+    const table = renderConfigReference(schema);
     // On failure, paste the table printed here into docs/configuration.md.
     expect(documentation).toContain(table);
   });

@@ -1,5 +1,4 @@
 import { Type, types } from 'avsc';
-import { createHash } from 'node:crypto';
 import type { SchemaFiles } from '@strata/schemas';
 import { BadRequestError } from '@strata/model';
 import type {
@@ -85,11 +84,12 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
 }
 
 /**
- * Schema ids are the first 31 bits of the schema's SHA-256 fingerprint, so every process derives the same id for the
- * same schema without coordination, and a changed schema gets a new id.
+ * Schema ids are the first 31 bits of the SHA-256 fingerprint of the schema's parsing canonical form, so every process
+ * derives the same id for the same schema without coordination, a producer's copy of the schema (docs and custom
+ * attributes aside) has the same id, and a structurally changed schema gets a new one.
  */
-function schemaIdOf(type: Type): number {
-  return createHash('sha256').update(JSON.stringify(type.schema())).digest().readUInt32BE(0) & 0x7fffffff;
+export function schemaIdOf(type: Type): number {
+  return type.fingerprint('sha256').readUInt32BE(0) & 0x7fffffff;
 }
 
 function frame(schemaId: number, body: Buffer): Buffer {

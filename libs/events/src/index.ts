@@ -1,6 +1,6 @@
-export { createEventSerde, UndecodableRecordError } from './event-serde';
+export { createEventSerde, schemaIdOf, UndecodableRecordError } from './event-serde';
 export type { EventCodec, EventSerde } from './event-serde';
-export { defaultTopicNames } from './topics';
+export { defaultTopicNames, topicNamesFrom } from './topics';
 export type { TopicNames } from './topics';
 export { RecordHeader } from './record-headers';
 export type * from './generated/records';

@@ -22,3 +22,20 @@ export const defaultTopicNames: TopicNames = {
   metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
   metadataChangeProposalOutcome: 'MetadataChangeProposalOutcome_v1',
 };
+
+/** Topic names from configuration keyed by DataHub's environment variable names (see `topicConfig` in @strata/config). */
+export function topicNamesFrom(config: {
+  readonly METADATA_CHANGE_PROPOSAL_TOPIC_NAME: string;
+  readonly FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME: string;
+  readonly METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: string;
+  readonly METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: string;
+  readonly METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: string;
+}): TopicNames {
+  return {
+    metadataChangeProposal: config.METADATA_CHANGE_PROPOSAL_TOPIC_NAME,
+    failedMetadataChangeProposal: config.FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME,
+    metadataChangeLogVersioned: config.METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME,
+    metadataChangeLogTimeseries: config.METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME,
+    metadataChangeProposalOutcome: config.METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME,
+  };
+}

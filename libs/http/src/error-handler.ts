@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import {
   openapiErrorBody,
   restliErrorBody,
+  schemaRegistryErrorBody,
   restliErrorHeader,
   toClientError,
   type ClientError,
@@ -16,11 +17,17 @@ export interface HttpLogger {
 
 /** Sends an error in its endpoint family's body. */
 export function sendError(response: Response, family: EndpointFamily, error: ClientError): void {
-  if (family === 'restli') {
-    response.setHeader(restliErrorHeader, 'true');
-    response.status(error.status).json(restliErrorBody(error));
-  } else {
-    response.status(error.status).json(openapiErrorBody(error));
+  switch (family) {
+    case 'restli':
+      response.setHeader(restliErrorHeader, 'true');
+      response.status(error.status).json(restliErrorBody(error));
+      break;
+    case 'openapi':
+      response.status(error.status).json(openapiErrorBody(error));
+      break;
+    case 'schema-registry':
+      response.status(error.status).json(schemaRegistryErrorBody(error));
+      break;
   }
 }
 

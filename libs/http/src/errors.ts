@@ -1,7 +1,10 @@
 import { StrataError, type ErrorCode } from '@strata/model';
 
-/** The two error-body families of the public interface (DESIGN.md §7). */
-export type EndpointFamily = 'restli' | 'openapi';
+/**
+ * The error-body families of the public interface: Rest.li and OpenAPI (DESIGN.md §7), and Confluent's schema
+ * registry, whose clients read `error_code`.
+ */
+export type EndpointFamily = 'restli' | 'openapi' | 'schema-registry';
 
 const statusByCode: Record<ErrorCode, number> = {
   'bad-request': 400,
@@ -41,6 +44,8 @@ function isHttpLibraryError(error: unknown): error is HttpLibraryError {
 export interface ClientError {
   readonly status: number;
   readonly message: string;
+  /** A finer code some families report (Confluent's `error_code`, e.g. 40401), when the error carries one. */
+  readonly detailCode?: number;
 }
 
 /**
@@ -48,7 +53,14 @@ export interface ClientError {
  * input keep their 4xx status; anything else is a 500 whose details stay in the server log.
  */
 export function toClientError(error: unknown): ClientError {
-  if (error instanceof StrataError) return { status: statusOfCode(error.code), message: error.message };
+  if (error instanceof StrataError) {
+    const detailCode = (error as { detailCode?: unknown }).detailCode;
+    return {
+      status: statusOfCode(error.code),
+      message: error.message,
+      ...(typeof detailCode === 'number' ? { detailCode } : {}),
+    };
+  }
   if (isHttpLibraryError(error)) {
     if (error.type === 'entity.too.large') {
       return { status: 413, message: `Request body is larger than the limit of ${error.limit ?? '?'} bytes` };
@@ -73,6 +85,11 @@ export function restliErrorBody({ status, message }: ClientError): Record<string
 /** The OpenAPI family's error body. */
 export function openapiErrorBody({ message }: ClientError): Record<string, unknown> {
   return { error: message };
+}
+
+/** Confluent's schema-registry error body; `error_code` defaults to the status followed by 01 (40401, 42201…). */
+export function schemaRegistryErrorBody({ status, message, detailCode }: ClientError): Record<string, unknown> {
+  return { error_code: detailCode ?? (status === 409 ? 409 : status * 100 + 1), message };
 }
 
 /** Header Rest.li clients check to recognise an error response. */

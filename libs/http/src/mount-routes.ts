@@ -50,7 +50,12 @@ async function dispatch(
   // Set before the handler runs, so that error responses (a 504 above all) carry the request id too.
   response.setHeader('X-Request-Id', context.requestId);
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
-  const result = await route.invoke({ query, body: request.body as unknown, key, context });
+  const params = Object.fromEntries(
+    Object.entries(request.params as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+  const result = await route.invoke({ query, body: request.body as unknown, key, params, context });
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
   response.status(result.status ?? 200);
   if (result.body === undefined) response.end();
@@ -106,5 +111,7 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
 
 /** Which error body a path answers with when no route claimed it. */
 export function familyOfPath(path: string): EndpointFamily {
-  return path.startsWith('/openapi/') ? 'openapi' : 'restli';
+  if (path.startsWith('/openapi/')) return 'openapi';
+  if (path.startsWith('/schema-registry/')) return 'schema-registry';
+  return 'restli';
 }

@@ -28,6 +28,7 @@ export function createRequestContextFactory({ newId, actorOf }: RequestContextOp
       actor: actorOf(request),
       sourceIp: request.ip,
       userAgent: header('User-Agent'),
+      url: request.originalUrl,
       header,
     };
   };

@@ -12,6 +12,8 @@ export interface RequestContext {
   readonly actor: string;
   readonly sourceIp: string | undefined;
   readonly userAgent: string | undefined;
+  /** The path and query as received, e.g. `/entitiesV2/urn%3Ali%3A…?aspects=List(status)` (for forwarding). */
+  readonly url: string;
   /** A request header, case-insensitive. */
   header(name: string): string | undefined;
 }
@@ -30,6 +32,8 @@ export interface RawRouteInput {
   readonly body: unknown;
   /** The URN key after the resource path (`/entitiesV2/<urn>`), percent-decoded once. */
   readonly key: string | undefined;
+  /** Named path parameters of the resource (`/subjects/:subject`), percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
   readonly context: RequestContext;
 }
 
@@ -68,6 +72,7 @@ export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType
     query: z.output<Query>;
     body: z.output<Body>;
     key: string | undefined;
+    params: Readonly<Record<string, string>>;
     context: RequestContext;
   }): Promise<RouteResponse>;
 }
@@ -86,11 +91,12 @@ export function defineRoute<Query extends z.ZodType = z.ZodUnknown, Body extends
     description: definition.description,
     querySchema: definition.query,
     bodySchema: definition.body,
-    invoke: async ({ query, body, key, context }) =>
+    invoke: async ({ query, body, key, params, context }) =>
       definition.handle({
         query: parseInput(definition.query, query, 'query parameter') as z.output<Query>,
         body: parseInput(definition.body, body, 'body field') as z.output<Body>,
         key,
+        params,
         context,
       }),
   };
