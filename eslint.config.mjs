@@ -59,7 +59,11 @@ export default tseslint.config(
             },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'type:contract', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util'] },
+            // Adapters' integration specs drive real engines with the testing harness; their production code may not (below).
+            {
+              sourceTag: 'type:adapter',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:testing'],
+            },
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
             {
               sourceTag: 'type:testing',
@@ -78,7 +82,10 @@ export default tseslint.config(
               ],
             },
             // Tools (benchmarks) drive Strata from outside, through the testing harness.
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:testing'] },
+            {
+              sourceTag: 'type:tool',
+              onlyDependOnLibsWithTags: ['type:testing', 'type:adapter', 'type:domain', 'type:contract'],
+            },
             // The standalone process composes the services in one process; nothing else may import a service.
             {
               sourceTag: 'type:composition',

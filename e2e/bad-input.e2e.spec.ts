@@ -1,21 +1,26 @@
 /**
- * Malformed and invalid requests: each gets a clear 4xx in its endpoint family's error body, and nothing is written.
+ * Malformed and invalid requests, against every deployment: each gets a clear 4xx in its endpoint family's error body,
+ * and nothing is written.
  */
-import { startStandalone, TestHttpClient, type StandaloneProcess, type TestResponse } from '@strata/testing';
+import {
+  deploymentNames,
+  startDeployment,
+  startKafkaTestBroker,
+  TestHttpClient,
+  type KafkaTestBroker,
+  type RunningDeployment,
+  type TestResponse,
+} from '@strata/testing';
 
-let strata: StandaloneProcess;
+let broker: KafkaTestBroker;
 let http: TestHttpClient;
 
 beforeAll(async () => {
-  strata = await startStandalone({
-    env: { MAX_BODY_BYTES: String(64 * 1024), INGESTION_MAX_SERIALIZED_STRING_LENGTH: '4096' },
-  });
-  http = new TestHttpClient(strata.baseUrl);
+  broker = await startKafkaTestBroker();
 });
 
 afterAll(async () => {
-  await strata.stop();
-  strata.cleanUp();
+  await broker.stop();
 });
 
 const datasetUrn = 'urn:li:dataset:(urn:li:dataPlatform:hive,badinput,PROD)';
@@ -58,265 +63,282 @@ async function expectNothingWritten(urn = datasetUrn): Promise<void> {
   expect(key.status).toBe(404);
 }
 
-describe('ingestProposal rejects', () => {
-  const cases: [string, unknown, number, RegExp][] = [
-    ['an unknown entity type', proposal({ entityType: 'spaceship' }), 422, /^Unknown entity: spaceship$/],
-    ['an unknown aspect', proposal({ aspectName: 'colour' }), 422, /^Unknown aspect colour for entity dataset$/],
-    [
-      'a URN of another entity type',
-      proposal({ entityUrn: 'urn:li:chart:(looker,x)' }),
-      422,
-      /URN entity type does not match MCP entity type\. chart != dataset/,
-    ],
-    [
-      'a malformed URN',
-      proposal({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,unbalanced' }),
-      422,
-      /Invalid URN/,
-    ],
-    ['a URN that is not a URN', proposal({ entityUrn: 'not-a-urn' }), 422, /Invalid URN/],
-    ['an unsupported change type', proposal({ changeType: 'PATCH' }), 422, /ChangeType PATCH not supported/],
-    ['a missing aspect name', proposal({ aspectName: undefined }), 422, /Aspect name is required/],
-    ['an aspect value that is not JSON', proposal({}, '{"removed": tru'), 422, /Could not deserialize/],
-    [
-      'a content type other than JSON',
-      proposal({ aspect: { value: '{}', contentType: 'application/xml' } }),
-      422,
-      /application\/json/,
-    ],
-    [
-      'a field of the wrong type',
-      proposal({}, { removed: 'yes' }),
-      422,
-      /Invalid format for aspect: status[\s\S]*removed/,
-    ],
-    [
-      'a missing required field',
-      proposal(
-        { aspectName: 'upstreamLineage' },
-        { upstreams: [{ type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] },
-      ),
-      422,
-      /upstreams\/0\/dataset/,
-    ],
-    [
-      'a URN field given a URN of the wrong entity type',
-      proposal(
-        { aspectName: 'upstreamLineage' },
-        {
-          upstreams: [
-            {
-              dataset: 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,m,PROD)',
-              type: 'TRANSFORMED',
-              auditStamp: { time: 0, actor: 'urn:li:corpuser:x' },
-            },
-          ],
-        },
-      ),
-      422,
-      /upstreams\/0\/dataset/,
-    ],
-    [
-      'an enum symbol that does not exist',
-      proposal({ aspectName: 'ownership' }, { owners: [{ owner: 'urn:li:corpuser:x', type: 'OVERLORD' }] }),
-      422,
-      /owners\/0\/type/,
-    ],
-    [
-      'a key aspect that contradicts the URN',
-      proposal({ aspectName: 'datasetKey' }, { platform: 'urn:li:dataPlatform:hive', name: 'other', origin: 'PROD' }),
-      422,
-      /key/i,
-    ],
-    [
-      'a timeseries aspect without timestampMillis',
-      proposal({ aspectName: 'datasetProfile' }, { rowCount: 3 }),
-      422,
-      /timestampMillis/,
-    ],
-    [
-      'a DELETE of a timeseries aspect',
-      proposal({ aspectName: 'datasetProfile', changeType: 'DELETE', aspect: undefined }),
-      422,
-      /timeseries|UPSERT/,
-    ],
-    [
-      'an aspect over the size limit',
-      proposal({ aspectName: 'datasetProperties' }, { description: 'x'.repeat(5000) }),
-      413,
-      /limit/,
-    ],
-    ['a missing proposal', { notAProposal: true }, 400, /proposal/],
-    ['a proposal that is not an object', { proposal: 'nope' }, 400, /proposal/],
-    ['an async flag that is not a boolean', { ...proposal({}), async: 'maybe' }, 400, /async/],
-  ];
+describe.each(deploymentNames)('%s', (deployment) => {
+  let strata: RunningDeployment;
 
-  it.each(cases)('%s', async (_name, body, status, message) => {
-    const response = await http.post('/aspects?action=ingestProposal', body);
-    expect(restliError(response, status)).toMatch(message);
-    await expectNothingWritten();
-  });
-
-  it('a rejected write still answers with its request id', async () => {
-    const response = await http.post('/aspects?action=ingestProposal', proposal({ aspectName: 'colour' }));
-    restliError(response, 422);
-    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  it('a body that is not JSON, with a 400', async () => {
-    const response = await http.post('/aspects?action=ingestProposal', '{"proposal": {');
-    expect(restliError(response, 400)).toMatch(/not valid JSON/);
-    await expectNothingWritten();
-  });
-
-  it('an empty body, with a 400', async () => {
-    const response = await http.send('POST', '/aspects?action=ingestProposal', undefined, {});
-    expect(restliError(response, 400)).toMatch(/body/i);
-  });
-
-  it('a body over the size limit, with a 413', async () => {
-    const response = await http.post(
-      '/aspects?action=ingestProposal',
-      proposal({}, { removed: false, pad: 'x'.repeat(70 * 1024) }),
-    );
-    expect(restliError(response, 413)).toMatch(/larger than the limit/);
-    await expectNothingWritten();
-  });
-
-  it('an unknown action, or none', async () => {
-    expect(restliError(await http.post('/aspects?action=ingestSomething', proposal({})), 400)).toMatch(
-      /Unknown action 'ingestSomething'/,
-    );
-    expect(restliError(await http.post('/aspects', proposal({})), 400)).toMatch(/action/);
-    await expectNothingWritten();
-  });
-
-  it('accepts a JSON body whatever its Content-Type, as Rest.li does', async () => {
-    const urn = 'urn:li:tag:FormEncoded';
-    const body = JSON.stringify({
-      proposal: {
-        entityType: 'tag',
-        entityUrn: urn,
-        changeType: 'UPSERT',
-        aspectName: 'tagProperties',
-        aspect: { value: '{"name":"f"}', contentType: 'application/json' },
-      },
+  beforeAll(async () => {
+    strata = await startDeployment(deployment, {
+      kafkaBrokers: broker.brokers,
+      env: { MAX_BODY_BYTES: String(64 * 1024), INGESTION_MAX_SERIALIZED_STRING_LENGTH: '4096' },
     });
-    const response = await http.send('POST', '/aspects?action=ingestProposal', body, {
-      'Content-Type': 'application/x-www-form-urlencoded',
-    });
-    expect(response.status).toBe(200);
-  });
-});
-
-describe('batch and legacy ingest are all or nothing', () => {
-  it('rejects a batch with one invalid proposal and writes none of it', async () => {
-    const good = proposal({}).proposal;
-    const bad = proposal({ aspectName: 'colour' }).proposal;
-    const response = await http.post('/aspects?action=ingestProposalBatch', { proposals: [good, bad] });
-    expect(restliError(response, 422)).toMatch(/proposals\[1\]: Unknown aspect colour/);
-    await expectNothingWritten();
+    http = new TestHttpClient(strata.baseUrl);
   });
 
-  it('rejects a snapshot with one invalid aspect and writes none of it', async () => {
-    const response = await http.post('/entities?action=ingest', {
-      entity: {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-            urn: datasetUrn,
-            aspects: [
-              { 'com.linkedin.common.Status': { removed: false } },
-              { 'com.linkedin.common.Ownership': { owners: [{ owner: 'not a urn', type: 'DATAOWNER' }] } },
+  afterAll(async () => {
+    await strata.stop();
+    strata.cleanUp();
+  });
+
+  describe('ingestProposal rejects', () => {
+    const cases: [string, unknown, number, RegExp][] = [
+      ['an unknown entity type', proposal({ entityType: 'spaceship' }), 422, /^Unknown entity: spaceship$/],
+      ['an unknown aspect', proposal({ aspectName: 'colour' }), 422, /^Unknown aspect colour for entity dataset$/],
+      [
+        'a URN of another entity type',
+        proposal({ entityUrn: 'urn:li:chart:(looker,x)' }),
+        422,
+        /URN entity type does not match MCP entity type\. chart != dataset/,
+      ],
+      [
+        'a malformed URN',
+        proposal({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,unbalanced' }),
+        422,
+        /Invalid URN/,
+      ],
+      ['a URN that is not a URN', proposal({ entityUrn: 'not-a-urn' }), 422, /Invalid URN/],
+      ['an unsupported change type', proposal({ changeType: 'PATCH' }), 422, /ChangeType PATCH not supported/],
+      ['a missing aspect name', proposal({ aspectName: undefined }), 422, /Aspect name is required/],
+      ['an aspect value that is not JSON', proposal({}, '{"removed": tru'), 422, /Could not deserialize/],
+      [
+        'a content type other than JSON',
+        proposal({ aspect: { value: '{}', contentType: 'application/xml' } }),
+        422,
+        /application\/json/,
+      ],
+      [
+        'a field of the wrong type',
+        proposal({}, { removed: 'yes' }),
+        422,
+        /Invalid format for aspect: status[\s\S]*removed/,
+      ],
+      [
+        'a missing required field',
+        proposal(
+          { aspectName: 'upstreamLineage' },
+          { upstreams: [{ type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] },
+        ),
+        422,
+        /upstreams\/0\/dataset/,
+      ],
+      [
+        'a URN field given a URN of the wrong entity type',
+        proposal(
+          { aspectName: 'upstreamLineage' },
+          {
+            upstreams: [
+              {
+                dataset: 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,m,PROD)',
+                type: 'TRANSFORMED',
+                auditStamp: { time: 0, actor: 'urn:li:corpuser:x' },
+              },
             ],
           },
-        },
-      },
+        ),
+        422,
+        /upstreams\/0\/dataset/,
+      ],
+      [
+        'an enum symbol that does not exist',
+        proposal({ aspectName: 'ownership' }, { owners: [{ owner: 'urn:li:corpuser:x', type: 'OVERLORD' }] }),
+        422,
+        /owners\/0\/type/,
+      ],
+      [
+        'a key aspect that contradicts the URN',
+        proposal({ aspectName: 'datasetKey' }, { platform: 'urn:li:dataPlatform:hive', name: 'other', origin: 'PROD' }),
+        422,
+        /key/i,
+      ],
+      [
+        'a timeseries aspect without timestampMillis',
+        proposal({ aspectName: 'datasetProfile' }, { rowCount: 3 }),
+        422,
+        /timestampMillis/,
+      ],
+      [
+        'a DELETE of a timeseries aspect',
+        proposal({ aspectName: 'datasetProfile', changeType: 'DELETE', aspect: undefined }),
+        422,
+        /timeseries|UPSERT/,
+      ],
+      [
+        'an aspect over the size limit',
+        proposal({ aspectName: 'datasetProperties' }, { description: 'x'.repeat(5000) }),
+        413,
+        /limit/,
+      ],
+      ['a missing proposal', { notAProposal: true }, 400, /proposal/],
+      ['a proposal that is not an object', { proposal: 'nope' }, 400, /proposal/],
+      ['an async flag that is not a boolean', { ...proposal({}), async: 'maybe' }, 400, /async/],
+    ];
+
+    it.each(cases)('%s', async (_name, body, status, message) => {
+      const response = await http.post('/aspects?action=ingestProposal', body);
+      expect(restliError(response, status)).toMatch(message);
+      await expectNothingWritten();
     });
-    expect(restliError(response, 422)).toMatch(/owners\/0\/owner/);
-    await expectNothingWritten();
+
+    it('a rejected write still answers with its request id', async () => {
+      const response = await http.post('/aspects?action=ingestProposal', proposal({ aspectName: 'colour' }));
+      restliError(response, 422);
+      expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('a body that is not JSON, with a 400', async () => {
+      const response = await http.post('/aspects?action=ingestProposal', '{"proposal": {');
+      expect(restliError(response, 400)).toMatch(/not valid JSON/);
+      await expectNothingWritten();
+    });
+
+    it('an empty body, with a 400', async () => {
+      const response = await http.send('POST', '/aspects?action=ingestProposal', undefined, {});
+      expect(restliError(response, 400)).toMatch(/body/i);
+    });
+
+    it('a body over the size limit, with a 413', async () => {
+      const response = await http.post(
+        '/aspects?action=ingestProposal',
+        proposal({}, { removed: false, pad: 'x'.repeat(70 * 1024) }),
+      );
+      expect(restliError(response, 413)).toMatch(/larger than the limit/);
+      await expectNothingWritten();
+    });
+
+    it('an unknown action, or none', async () => {
+      expect(restliError(await http.post('/aspects?action=ingestSomething', proposal({})), 400)).toMatch(
+        /Unknown action 'ingestSomething'/,
+      );
+      expect(restliError(await http.post('/aspects', proposal({})), 400)).toMatch(/action/);
+      await expectNothingWritten();
+    });
+
+    it('accepts a JSON body whatever its Content-Type, as Rest.li does', async () => {
+      const urn = 'urn:li:tag:FormEncoded';
+      const body = JSON.stringify({
+        proposal: {
+          entityType: 'tag',
+          entityUrn: urn,
+          changeType: 'UPSERT',
+          aspectName: 'tagProperties',
+          aspect: { value: '{"name":"f"}', contentType: 'application/json' },
+        },
+      });
+      const response = await http.send('POST', '/aspects?action=ingestProposal', body, {
+        'Content-Type': 'application/x-www-form-urlencoded',
+      });
+      expect(response.status).toBe(200);
+    });
   });
 
-  it.each([
-    [
-      'an unknown snapshot type',
-      { value: { 'com.linkedin.metadata.snapshot.SpaceshipSnapshot': { urn: 'urn:li:spaceship:x', aspects: [] } } },
-      /Unknown snapshot type/,
-    ],
-    [
-      'an aspect the entity does not have',
-      {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-            urn: datasetUrn,
-            aspects: [{ 'com.linkedin.chart.ChartInfo': {} }],
+  describe('batch and legacy ingest are all or nothing', () => {
+    it('rejects a batch with one invalid proposal and writes none of it', async () => {
+      const good = proposal({}).proposal;
+      const bad = proposal({ aspectName: 'colour' }).proposal;
+      const response = await http.post('/aspects?action=ingestProposalBatch', { proposals: [good, bad] });
+      expect(restliError(response, 422)).toMatch(/proposals\[1\]: Unknown aspect colour/);
+      await expectNothingWritten();
+    });
+
+    it('rejects a snapshot with one invalid aspect and writes none of it', async () => {
+      const response = await http.post('/entities?action=ingest', {
+        entity: {
+          value: {
+            'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+              urn: datasetUrn,
+              aspects: [
+                { 'com.linkedin.common.Status': { removed: false } },
+                { 'com.linkedin.common.Ownership': { owners: [{ owner: 'not a urn', type: 'DATAOWNER' }] } },
+              ],
+            },
           },
         },
-      },
-      /Unknown aspect com\.linkedin\.chart\.ChartInfo for entity dataset/,
-    ],
-    [
-      'a snapshot without a URN',
-      { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { aspects: [] } } },
-      /urn/,
-    ],
-    [
-      'two snapshots at once',
-      {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {},
-          'com.linkedin.metadata.snapshot.ChartSnapshot': {},
+      });
+      expect(restliError(response, 422)).toMatch(/owners\/0\/owner/);
+      await expectNothingWritten();
+    });
+
+    it.each([
+      [
+        'an unknown snapshot type',
+        { value: { 'com.linkedin.metadata.snapshot.SpaceshipSnapshot': { urn: 'urn:li:spaceship:x', aspects: [] } } },
+        /Unknown snapshot type/,
+      ],
+      [
+        'an aspect the entity does not have',
+        {
+          value: {
+            'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+              urn: datasetUrn,
+              aspects: [{ 'com.linkedin.chart.ChartInfo': {} }],
+            },
+          },
         },
-      },
-      /exactly one snapshot/,
-    ],
-    [
-      'aspects that are not an array',
-      { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: datasetUrn, aspects: {} } } },
-      /aspects must be an array/,
-    ],
-  ])('rejects %s with a 422', async (_name, entity, message) => {
-    expect(restliError(await http.post('/entities?action=ingest', { entity }), 422)).toMatch(message);
-    await expectNothingWritten();
-  });
-});
-
-describe('reads reject', () => {
-  const encoded = encodeURIComponent(datasetUrn);
-
-  it.each([
-    ['a malformed URN', `/entitiesV2/${encodeURIComponent('urn:li:dataset:(')}`, 400, /Invalid URN/],
-    ['an unknown entity type', '/entities/urn:li:spaceship:enterprise', 400, /Unknown entity type spaceship/],
-    [
-      'an unknown aspect in the list',
-      `/entitiesV2/${encoded}?aspects=List(colour)`,
-      400,
-      /Unknown aspect colour for entity dataset/,
-    ],
-    ['a missing aspect parameter', `/aspects/${encoded}`, 400, /aspect/],
-    ['a version that is not a whole number', `/aspects/${encoded}?aspect=status&version=1.5`, 400, /version/],
-    ['a version that is not a number', `/aspects/${encoded}?aspect=status&version=latest`, 400, /version/],
-    ['a timeseries aspect as a version', `/aspects/${encoded}?aspect=datasetProfile`, 400, /timeseries/],
-    ['a bad percent-escape in the URN', '/entities/urn%ZZli', 400, /escape|URN/i],
-    [
-      'an aspect version that does not exist',
-      `/aspects/${encoded}?aspect=status&version=7`,
-      404,
-      /No version 7 of aspect status/,
-    ],
-    ['an unknown path', '/spaceships', 404, /No root resource defined for path '\/spaceships'/],
-  ])('%s', async (_name, path, status, message) => {
-    expect(restliError(await http.get(path), status)).toMatch(message);
+        /Unknown aspect com\.linkedin\.chart\.ChartInfo for entity dataset/,
+      ],
+      [
+        'a snapshot without a URN',
+        { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { aspects: [] } } },
+        /urn/,
+      ],
+      [
+        'two snapshots at once',
+        {
+          value: {
+            'com.linkedin.metadata.snapshot.DatasetSnapshot': {},
+            'com.linkedin.metadata.snapshot.ChartSnapshot': {},
+          },
+        },
+        /exactly one snapshot/,
+      ],
+      [
+        'aspects that are not an array',
+        { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: datasetUrn, aspects: {} } } },
+        /aspects must be an array/,
+      ],
+    ])('rejects %s with a 422', async (_name, entity, message) => {
+      expect(restliError(await http.post('/entities?action=ingest', { entity }), 422)).toMatch(message);
+      await expectNothingWritten();
+    });
   });
 
-  it('a method the resource does not support, with a 405', async () => {
-    const response = await http.send('DELETE', '/aspects?action=ingestProposal', undefined, {});
-    expect(restliError(response, 405)).toMatch(/POST/);
-    expect(response.headers.get('allow')).toBe('POST');
-  });
+  describe('reads reject', () => {
+    const encoded = encodeURIComponent(datasetUrn);
 
-  it('answers the OpenAPI family with its own error body', async () => {
-    const response = await http.get('/openapi/v1/nothing-here');
-    expect(response.status).toBe(404);
-    expect(response.json).toEqual({ error: expect.stringContaining('/openapi/v1/nothing-here') });
+    it.each([
+      ['a malformed URN', `/entitiesV2/${encodeURIComponent('urn:li:dataset:(')}`, 400, /Invalid URN/],
+      ['an unknown entity type', '/entities/urn:li:spaceship:enterprise', 400, /Unknown entity type spaceship/],
+      [
+        'an unknown aspect in the list',
+        `/entitiesV2/${encoded}?aspects=List(colour)`,
+        400,
+        /Unknown aspect colour for entity dataset/,
+      ],
+      ['a missing aspect parameter', `/aspects/${encoded}`, 400, /aspect/],
+      ['a version that is not a whole number', `/aspects/${encoded}?aspect=status&version=1.5`, 400, /version/],
+      ['a version that is not a number', `/aspects/${encoded}?aspect=status&version=latest`, 400, /version/],
+      ['a timeseries aspect as a version', `/aspects/${encoded}?aspect=datasetProfile`, 400, /timeseries/],
+      ['a bad percent-escape in the URN', '/entities/urn%ZZli', 400, /escape|URN/i],
+      [
+        'an aspect version that does not exist',
+        `/aspects/${encoded}?aspect=status&version=7`,
+        404,
+        /No version 7 of aspect status/,
+      ],
+      ['an unknown path', '/spaceships', 404, /No root resource defined for path '\/spaceships'/],
+    ])('%s', async (_name, path, status, message) => {
+      expect(restliError(await http.get(path), status)).toMatch(message);
+    });
+
+    it('a method the resource does not support, with a 405', async () => {
+      const response = await http.send('DELETE', '/aspects?action=ingestProposal', undefined, {});
+      expect(restliError(response, 405)).toMatch(/POST/);
+      expect(response.headers.get('allow')).toBe('POST');
+    });
+
+    it('answers the OpenAPI family with its own error body', async () => {
+      const response = await http.get('/openapi/v1/nothing-here');
+      expect(response.status).toBe(404);
+      expect(response.json).toEqual({ error: expect.stringContaining('/openapi/v1/nothing-here') });
+    });
   });
 });

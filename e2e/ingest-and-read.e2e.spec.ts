@@ -1,25 +1,32 @@
 /**
- * The spec's ingest and read examples, against Strata started the way a user starts it, over HTTP only.
+ * The spec's ingest and read examples, against every deployment of Strata — standalone on SQLite, standalone on Kafka,
+ * and gateway and metadata-writer as separate processes over Kafka — started as a user starts them, over HTTP only.
  * Shapes and texts follow `metadata-catalog-http.md` and DataHub's behaviour (`datahub-facts.md`).
  */
-import { eventually, startStandalone, TestHttpClient, type StandaloneProcess } from '@strata/testing';
+import {
+  deploymentNames,
+  eventually,
+  startDeployment,
+  startKafkaTestBroker,
+  TestHttpClient,
+  type KafkaTestBroker,
+  type RunningDeployment,
+} from '@strata/testing';
 
 const restli = { 'X-RestLi-Protocol-Version': '2.0.0' };
 const svc = { 'X-Svc-Protocol-Version': '2.0.0' };
 const datasetUrn = 'urn:li:dataset:(urn:li:dataPlatform:foo,bar,PROD)';
 const encoded = (urn: string) => encodeURIComponent(urn);
 
-let strata: StandaloneProcess;
+let broker: KafkaTestBroker;
 let http: TestHttpClient;
 
 beforeAll(async () => {
-  strata = await startStandalone();
-  http = new TestHttpClient(strata.baseUrl);
+  broker = await startKafkaTestBroker();
 });
 
 afterAll(async () => {
-  await strata.stop();
-  strata.cleanUp();
+  await broker.stop();
 });
 
 function proposal(entityType: string, entityUrn: string, aspectName: string, value: unknown, changeType = 'UPSERT') {
@@ -40,464 +47,481 @@ async function ingestProposal(body: unknown) {
   return response;
 }
 
-describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
-  it('creates a user, readable as a legacy snapshot with the key aspect first', async () => {
-    const ingest = await http.post(
-      '/entities?action=ingest',
-      {
+describe.each(deploymentNames)('%s', (deployment) => {
+  let strata: RunningDeployment;
+
+  beforeAll(async () => {
+    strata = await startDeployment(deployment, { kafkaBrokers: broker.brokers });
+    http = new TestHttpClient(strata.baseUrl);
+  });
+
+  afterAll(async () => {
+    await strata.stop();
+    strata.cleanUp();
+  });
+
+  describe('legacy snapshot ingest (POST /entities?action=ingest)', () => {
+    it('creates a user, readable as a legacy snapshot with the key aspect first', async () => {
+      const ingest = await http.post(
+        '/entities?action=ingest',
+        {
+          entity: {
+            value: {
+              'com.linkedin.metadata.snapshot.CorpUserSnapshot': {
+                urn: 'urn:li:corpuser:footbarusername',
+                aspects: [
+                  {
+                    'com.linkedin.identity.CorpUserInfo': {
+                      active: true,
+                      displayName: 'Foo Bar',
+                      fullName: 'Foo Bar',
+                      email: 'fbar@linkedin.com',
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        restli,
+      );
+      expect(ingest.status).toBe(200);
+      expect(ingest.text).toBe('');
+
+      const read = await http.get('/entities/urn:li:corpuser:footbarusername', restli);
+      expect(read.status).toBe(200);
+      expect(read.json).toEqual({
+        value: {
+          'com.linkedin.metadata.snapshot.CorpUserSnapshot': {
+            urn: 'urn:li:corpuser:footbarusername',
+            aspects: [
+              { 'com.linkedin.metadata.key.CorpUserKey': { username: 'footbarusername' } },
+              {
+                'com.linkedin.identity.CorpUserInfo': {
+                  active: true,
+                  displayName: 'Foo Bar',
+                  fullName: 'Foo Bar',
+                  email: 'fbar@linkedin.com',
+                },
+              },
+            ],
+          },
+        },
+      });
+    });
+
+    it('creates a group whose members are typed user URNs', async () => {
+      const response = await http.post('/entities?action=ingest', {
         entity: {
           value: {
-            'com.linkedin.metadata.snapshot.CorpUserSnapshot': {
-              urn: 'urn:li:corpuser:footbarusername',
+            'com.linkedin.metadata.snapshot.CorpGroupSnapshot': {
+              urn: 'urn:li:corpGroup:dev',
               aspects: [
                 {
-                  'com.linkedin.identity.CorpUserInfo': {
-                    active: true,
-                    displayName: 'Foo Bar',
-                    fullName: 'Foo Bar',
-                    email: 'fbar@linkedin.com',
+                  'com.linkedin.identity.CorpGroupInfo': {
+                    email: 'dev@linkedin.com',
+                    admins: ['urn:li:corpuser:jdoe'],
+                    members: ['urn:li:corpuser:datahub', 'urn:li:corpuser:jdoe'],
+                    groups: [],
                   },
                 },
               ],
             },
           },
         },
-      },
-      restli,
-    );
-    expect(ingest.status).toBe(200);
-    expect(ingest.text).toBe('');
-
-    const read = await http.get('/entities/urn:li:corpuser:footbarusername', restli);
-    expect(read.status).toBe(200);
-    expect(read.json).toEqual({
-      value: {
-        'com.linkedin.metadata.snapshot.CorpUserSnapshot': {
-          urn: 'urn:li:corpuser:footbarusername',
-          aspects: [
-            { 'com.linkedin.metadata.key.CorpUserKey': { username: 'footbarusername' } },
-            {
-              'com.linkedin.identity.CorpUserInfo': {
-                active: true,
-                displayName: 'Foo Bar',
-                fullName: 'Foo Bar',
-                email: 'fbar@linkedin.com',
-              },
-            },
-          ],
+      });
+      expect(response.status).toBe(200);
+      const read = await http.get(`/entitiesV2/${encoded('urn:li:corpGroup:dev')}`, svc);
+      expect(read.json).toMatchObject({
+        urn: 'urn:li:corpGroup:dev',
+        entityName: 'corpGroup',
+        aspects: {
+          corpGroupKey: { name: 'corpGroupKey', value: { name: 'dev' } },
+          corpGroupInfo: { value: { members: ['urn:li:corpuser:datahub', 'urn:li:corpuser:jdoe'] } },
         },
-      },
+      });
     });
-  });
 
-  it('creates a group whose members are typed user URNs', async () => {
-    const response = await http.post('/entities?action=ingest', {
-      entity: {
-        value: {
-          'com.linkedin.metadata.snapshot.CorpGroupSnapshot': {
-            urn: 'urn:li:corpGroup:dev',
-            aspects: [
-              {
-                'com.linkedin.identity.CorpGroupInfo': {
-                  email: 'dev@linkedin.com',
-                  admins: ['urn:li:corpuser:jdoe'],
-                  members: ['urn:li:corpuser:datahub', 'urn:li:corpuser:jdoe'],
-                  groups: [],
-                },
-              },
-            ],
-          },
-        },
-      },
-    });
-    expect(response.status).toBe(200);
-    const read = await http.get(`/entitiesV2/${encoded('urn:li:corpGroup:dev')}`, svc);
-    expect(read.json).toMatchObject({
-      urn: 'urn:li:corpGroup:dev',
-      entityName: 'corpGroup',
-      aspects: {
-        corpGroupKey: { name: 'corpGroupKey', value: { name: 'dev' } },
-        corpGroupInfo: { value: { members: ['urn:li:corpuser:datahub', 'urn:li:corpuser:jdoe'] } },
-      },
-    });
-  });
-
-  it('creates a dataset with ownership, institutional memory and a Kafka schema, with its default aspects', async () => {
-    const stamp = { time: 0, actor: 'urn:li:corpuser:fbar' };
-    const response = await http.post('/entities?action=ingest', {
-      entity: {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-            urn: datasetUrn,
-            aspects: [
-              {
-                'com.linkedin.common.Ownership': {
-                  owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
-                  lastModified: stamp,
-                },
-              },
-              {
-                'com.linkedin.common.InstitutionalMemory': {
-                  elements: [{ url: 'https://www.linkedin.com', description: 'Sample doc', createStamp: stamp }],
-                },
-              },
-              {
-                'com.linkedin.schema.SchemaMetadata': {
-                  schemaName: 'FooEvent',
-                  platform: 'urn:li:dataPlatform:foo',
-                  version: 0,
-                  created: stamp,
-                  lastModified: stamp,
-                  hash: '',
-                  platformSchema: {
-                    'com.linkedin.schema.KafkaSchema': {
-                      documentSchema: '{"type":"record","name":"MetadataChangeEvent"}',
-                    },
+    it('creates a dataset with ownership, institutional memory and a Kafka schema, with its default aspects', async () => {
+      const stamp = { time: 0, actor: 'urn:li:corpuser:fbar' };
+      const response = await http.post('/entities?action=ingest', {
+        entity: {
+          value: {
+            'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+              urn: datasetUrn,
+              aspects: [
+                {
+                  'com.linkedin.common.Ownership': {
+                    owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
+                    lastModified: stamp,
                   },
-                  fields: [
-                    {
-                      fieldPath: 'foo',
-                      description: 'Bar',
-                      nativeDataType: 'string',
-                      nullable: false,
-                      recursive: false,
-                      isPartOfKey: false,
-                      type: { type: { 'com.linkedin.schema.StringType': {} } },
-                    },
-                  ],
                 },
-              },
-            ],
+                {
+                  'com.linkedin.common.InstitutionalMemory': {
+                    elements: [{ url: 'https://www.linkedin.com', description: 'Sample doc', createStamp: stamp }],
+                  },
+                },
+                {
+                  'com.linkedin.schema.SchemaMetadata': {
+                    schemaName: 'FooEvent',
+                    platform: 'urn:li:dataPlatform:foo',
+                    version: 0,
+                    created: stamp,
+                    lastModified: stamp,
+                    hash: '',
+                    platformSchema: {
+                      'com.linkedin.schema.KafkaSchema': {
+                        documentSchema: '{"type":"record","name":"MetadataChangeEvent"}',
+                      },
+                    },
+                    fields: [
+                      {
+                        fieldPath: 'foo',
+                        description: 'Bar',
+                        nativeDataType: 'string',
+                        nullable: false,
+                        recursive: false,
+                        isPartOfKey: false,
+                        type: { type: { 'com.linkedin.schema.StringType': {} } },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
           },
         },
-      },
-    });
-    expect(response.status).toBe(200);
+      });
+      expect(response.status).toBe(200);
 
-    const read = await http.get(`/entitiesV2/${encoded(datasetUrn)}`, svc);
-    expect(read.status).toBe(200);
-    const body = read.json as { urn: string; entityName: string; aspects: Record<string, Record<string, unknown>> };
-    expect(body.urn).toBe(datasetUrn);
-    expect(body.entityName).toBe('dataset');
-    expect(Object.keys(body.aspects).sort()).toEqual(
-      [
+      const read = await http.get(`/entitiesV2/${encoded(datasetUrn)}`, svc);
+      expect(read.status).toBe(200);
+      const body = read.json as { urn: string; entityName: string; aspects: Record<string, Record<string, unknown>> };
+      expect(body.urn).toBe(datasetUrn);
+      expect(body.entityName).toBe('dataset');
+      expect(Object.keys(body.aspects).sort()).toEqual(
+        [
+          'browsePaths',
+          'dataPlatformInstance',
+          'datasetKey',
+          'institutionalMemory',
+          'ownership',
+          'schemaMetadata',
+        ].sort(),
+      );
+      expect(body.aspects['datasetKey']).toMatchObject({
+        name: 'datasetKey',
+        type: 'VERSIONED',
+        version: 0,
+        value: { platform: 'urn:li:dataPlatform:foo', name: 'bar', origin: 'PROD' },
+        created: { actor: 'urn:li:corpuser:UNKNOWN', time: expect.any(Number) },
+      });
+      expect(body.aspects['browsePaths']?.['value']).toEqual({ paths: ['/prod/foo'] });
+      expect(body.aspects['dataPlatformInstance']?.['value']).toEqual({ platform: 'urn:li:dataPlatform:foo' });
+      expect(body.aspects['ownership']?.['systemMetadata']).toMatchObject({
+        runId: 'no-run-id-provided',
+        version: '1',
+      });
+    });
+
+    it('creates a chart, a dashboard and a tag, and attaches the tag to the dataset and to a schema field', async () => {
+      const stamp = { time: 0, actor: 'urn:li:corpuser:fbar' };
+      const snapshot = (type: string, urn: string, aspects: unknown[]) => ({
+        entity: { value: { [`com.linkedin.metadata.snapshot.${type}`]: { urn, aspects } } },
+      });
+      const ingests = [
+        snapshot('ChartSnapshot', 'urn:li:chart:(looker,baz1)', [
+          {
+            'com.linkedin.chart.ChartInfo': {
+              title: 'Baz Chart 1',
+              description: 'Baz Chart 1',
+              inputs: [{ string: 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)' }],
+              lastModified: { created: stamp, lastModified: stamp },
+            },
+          },
+        ]),
+        snapshot('DashboardSnapshot', 'urn:li:dashboard:(looker,baz)', [
+          {
+            'com.linkedin.dashboard.DashboardInfo': {
+              title: 'Baz Dashboard',
+              description: 'Baz Dashboard',
+              charts: ['urn:li:chart:(looker,baz1)'],
+              lastModified: { created: stamp, lastModified: stamp },
+            },
+          },
+        ]),
+        snapshot('TagSnapshot', 'urn:li:tag:NeedsDocumentation', [
+          { 'com.linkedin.tag.TagProperties': { name: 'NeedsDocumentation', description: 'Needs documentation' } },
+        ]),
+        snapshot('DatasetSnapshot', datasetUrn, [
+          { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
+          {
+            'com.linkedin.schema.EditableSchemaMetadata': {
+              editableSchemaFieldInfo: [
+                { fieldPath: 'foo', globalTags: { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
+              ],
+            },
+          },
+        ]),
+      ];
+      for (const body of ingests) expect((await http.post('/entities?action=ingest', body)).status).toBe(200);
+
+      const chart = await http.get('/entities/urn:li:chart:(looker,baz1)');
+      expect(chart.json).toEqual({
+        value: {
+          'com.linkedin.metadata.snapshot.ChartSnapshot': {
+            urn: 'urn:li:chart:(looker,baz1)',
+            aspects: expect.arrayContaining([
+              { 'com.linkedin.metadata.key.ChartKey': { dashboardTool: 'looker', chartId: 'baz1' } },
+              { 'com.linkedin.common.BrowsePaths': { paths: ['/looker'] } },
+              expect.objectContaining({
+                'com.linkedin.chart.ChartInfo': expect.objectContaining({ title: 'Baz Chart 1' }),
+              }),
+            ]),
+          },
+        },
+      });
+      const aspects = (chart.json as { value: Record<string, { aspects: object[] }> }).value[
+        'com.linkedin.metadata.snapshot.ChartSnapshot'
+      ]!.aspects;
+      expect(Object.keys(aspects[0]!)).toEqual(['com.linkedin.metadata.key.ChartKey']);
+
+      const tags = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=globalTags&version=0`, restli);
+      expect(tags.json).toEqual({
+        version: 0,
+        aspect: { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
+      });
+    });
+
+    it('reads a glossary term snapshot with its aspects as direct members too', async () => {
+      const urn = 'urn:li:glossaryTerm:instruments.FinancialInstrument_v1';
+      const info = {
+        definition: 'written contract that gives rise to both a financial asset of one entity',
+        customProperties: { FQDN: 'full' },
+        sourceRef: 'FIBO',
+        sourceUrl:
+          'https://spec.edmcouncil.org/fibo/ontology/FBC/FinancialInstruments/FinancialInstruments/FinancialInstrument',
+        termSource: 'EXTERNAL',
+      };
+      const ownership = {
+        owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
+        lastModified: { time: 0, actor: 'urn:li:corpuser:fbar' },
+      };
+      const ingest = await http.post('/entities?action=ingest', {
+        entity: {
+          value: {
+            'com.linkedin.metadata.snapshot.GlossaryTermSnapshot': {
+              urn,
+              aspects: [
+                { 'com.linkedin.glossary.GlossaryTermInfo': info },
+                { 'com.linkedin.common.Ownership': ownership },
+              ],
+            },
+          },
+        },
+      });
+      expect(ingest.status).toBe(200);
+      const read = await http.get(`/entities/${encoded(urn)}`);
+      expect(read.json).toMatchObject({
+        value: { 'com.linkedin.metadata.snapshot.GlossaryTermSnapshot': { urn, glossaryTermInfo: info, ownership } },
+      });
+    });
+
+    it('soft-deletes and restores an entity through status; reads still show it', async () => {
+      const status = (removed: boolean) => ({
+        entity: {
+          value: {
+            'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+              urn: datasetUrn,
+              aspects: [{ 'com.linkedin.common.Status': { removed } }],
+            },
+          },
+        },
+      });
+      expect((await http.post('/entities?action=ingest', status(true))).status).toBe(200);
+      const deleted = await http.get(`/entitiesV2/${encoded(datasetUrn)}?aspects=List(status,ownership)`);
+      expect(deleted.json).toMatchObject({ aspects: { status: { value: { removed: true } }, ownership: {} } });
+
+      expect((await http.post('/entities?action=ingest', status(false))).status).toBe(200);
+      const restored = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=status&version=0`);
+      expect(restored.json).toEqual({ version: 0, aspect: { 'com.linkedin.common.Status': { removed: false } } });
+    });
+  });
+
+  describe('ingestProposal and versioned reads', () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
+    const upstream = (dataset: string) => ({
+      upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' }, dataset, type: 'TRANSFORMED' }],
+    });
+
+    it('versions an aspect: 0 is the latest, 1 the oldest, negatives count back, identical writes are no-ops', async () => {
+      const first = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)');
+      const second = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)');
+      const created = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
+      expect(created.headers.get('x-strata-outcome')).toBe('APPLIED');
+      expect(created.headers.get('x-strata-aspect-version')).toBe('1');
+      const again = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
+      expect(again.headers.get('x-strata-outcome')).toBe('UNCHANGED');
+      await ingestProposal(proposal('dataset', urn, 'upstreamLineage', second));
+
+      const path = (version: number) => `/aspects/${encoded(urn)}?aspect=upstreamLineage&version=${version}`;
+      const aspectOf = (response: { json: unknown }) =>
+        (response.json as { aspect: Record<string, unknown> }).aspect['com.linkedin.dataset.UpstreamLineage'];
+      expect(aspectOf(await http.get(path(0)))).toEqual(second);
+      expect(aspectOf(await http.get(path(1)))).toEqual(first);
+      expect(aspectOf(await http.get(path(2)))).toEqual(second);
+      expect(aspectOf(await http.get(path(-1)))).toEqual(first);
+      expect((await http.get(path(3))).status).toBe(404);
+      expect((await http.get(path(-2))).status).toBe(404);
+      const latest = await http.get(`/aspects/${encoded(urn)}?aspect=upstreamLineage`);
+      expect(aspectOf(latest)).toEqual(second);
+
+      const v2 = await http.get(`/entitiesV2/${encoded(urn)}?aspects=List(upstreamLineage)`, svc);
+      expect(v2.json).toMatchObject({
+        aspects: { upstreamLineage: { value: second, systemMetadata: { version: '2' } } },
+      });
+      expect(Object.keys((v2.json as { aspects: object }).aspects).sort()).toEqual(['datasetKey', 'upstreamLineage']);
+    });
+
+    it('accepts the URN raw in the path, and the aspect list in protocol-1 form', async () => {
+      const raw = await http.get(`/entitiesV2/${urn}?aspects=upstreamLineage&aspects=browsePaths`);
+      expect(raw.status).toBe(200);
+      expect(Object.keys((raw.json as { aspects: object }).aspects).sort()).toEqual([
         'browsePaths',
-        'dataPlatformInstance',
         'datasetKey',
-        'institutionalMemory',
-        'ownership',
-        'schemaMetadata',
-      ].sort(),
-    );
-    expect(body.aspects['datasetKey']).toMatchObject({
-      name: 'datasetKey',
-      type: 'VERSIONED',
-      version: 0,
-      value: { platform: 'urn:li:dataPlatform:foo', name: 'bar', origin: 'PROD' },
-      created: { actor: 'urn:li:corpuser:UNKNOWN', time: expect.any(Number) },
+        'upstreamLineage',
+      ]);
     });
-    expect(body.aspects['browsePaths']?.['value']).toEqual({ paths: ['/prod/foo'] });
-    expect(body.aspects['dataPlatformInstance']?.['value']).toEqual({ platform: 'urn:li:dataPlatform:foo' });
-    expect(body.aspects['ownership']?.['systemMetadata']).toMatchObject({ runId: 'no-run-id-provided', version: '1' });
-  });
 
-  it('creates a chart, a dashboard and a tag, and attaches the tag to the dataset and to a schema field', async () => {
-    const stamp = { time: 0, actor: 'urn:li:corpuser:fbar' };
-    const snapshot = (type: string, urn: string, aspects: unknown[]) => ({
-      entity: { value: { [`com.linkedin.metadata.snapshot.${type}`]: { urn, aspects } } },
-    });
-    const ingests = [
-      snapshot('ChartSnapshot', 'urn:li:chart:(looker,baz1)', [
-        {
-          'com.linkedin.chart.ChartInfo': {
-            title: 'Baz Chart 1',
-            description: 'Baz Chart 1',
-            inputs: [{ string: 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)' }],
-            lastModified: { created: stamp, lastModified: stamp },
-          },
-        },
-      ]),
-      snapshot('DashboardSnapshot', 'urn:li:dashboard:(looker,baz)', [
-        {
-          'com.linkedin.dashboard.DashboardInfo': {
-            title: 'Baz Dashboard',
-            description: 'Baz Dashboard',
-            charts: ['urn:li:chart:(looker,baz1)'],
-            lastModified: { created: stamp, lastModified: stamp },
-          },
-        },
-      ]),
-      snapshot('TagSnapshot', 'urn:li:tag:NeedsDocumentation', [
-        { 'com.linkedin.tag.TagProperties': { name: 'NeedsDocumentation', description: 'Needs documentation' } },
-      ]),
-      snapshot('DatasetSnapshot', datasetUrn, [
-        { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
-        {
-          'com.linkedin.schema.EditableSchemaMetadata': {
-            editableSchemaFieldInfo: [
-              { fieldPath: 'foo', globalTags: { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
-            ],
-          },
-        },
-      ]),
-    ];
-    for (const body of ingests) expect((await http.post('/entities?action=ingest', body)).status).toBe(200);
-
-    const chart = await http.get('/entities/urn:li:chart:(looker,baz1)');
-    expect(chart.json).toEqual({
-      value: {
-        'com.linkedin.metadata.snapshot.ChartSnapshot': {
-          urn: 'urn:li:chart:(looker,baz1)',
-          aspects: expect.arrayContaining([
-            { 'com.linkedin.metadata.key.ChartKey': { dashboardTool: 'looker', chartId: 'baz1' } },
-            { 'com.linkedin.common.BrowsePaths': { paths: ['/looker'] } },
-            expect.objectContaining({
-              'com.linkedin.chart.ChartInfo': expect.objectContaining({ title: 'Baz Chart 1' }),
-            }),
-          ]),
-        },
-      },
-    });
-    const aspects = (chart.json as { value: Record<string, { aspects: object[] }> }).value[
-      'com.linkedin.metadata.snapshot.ChartSnapshot'
-    ]!.aspects;
-    expect(Object.keys(aspects[0]!)).toEqual(['com.linkedin.metadata.key.ChartKey']);
-
-    const tags = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=globalTags&version=0`, restli);
-    expect(tags.json).toEqual({
-      version: 0,
-      aspect: { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
-    });
-  });
-
-  it('reads a glossary term snapshot with its aspects as direct members too', async () => {
-    const urn = 'urn:li:glossaryTerm:instruments.FinancialInstrument_v1';
-    const info = {
-      definition: 'written contract that gives rise to both a financial asset of one entity',
-      customProperties: { FQDN: 'full' },
-      sourceRef: 'FIBO',
-      sourceUrl:
-        'https://spec.edmcouncil.org/fibo/ontology/FBC/FinancialInstruments/FinancialInstruments/FinancialInstrument',
-      termSource: 'EXTERNAL',
-    };
-    const ownership = {
-      owners: [{ owner: 'urn:li:corpuser:fbar', type: 'DATAOWNER' }],
-      lastModified: { time: 0, actor: 'urn:li:corpuser:fbar' },
-    };
-    const ingest = await http.post('/entities?action=ingest', {
-      entity: {
+    it('reads an unknown URN as its key aspect alone, as DataHub does', async () => {
+      const response = await http.get('/entities/urn:li:dashboard:(looker,foo)');
+      expect(response.json).toEqual({
         value: {
-          'com.linkedin.metadata.snapshot.GlossaryTermSnapshot': {
-            urn,
-            aspects: [
-              { 'com.linkedin.glossary.GlossaryTermInfo': info },
-              { 'com.linkedin.common.Ownership': ownership },
-            ],
+          'com.linkedin.metadata.snapshot.DashboardSnapshot': {
+            urn: 'urn:li:dashboard:(looker,foo)',
+            aspects: [{ 'com.linkedin.metadata.key.DashboardKey': { dashboardTool: 'looker', dashboardId: 'foo' } }],
           },
         },
-      },
+      });
+      expect((await http.get(`/aspects/${encoded('urn:li:dashboard:(looker,foo)')}?aspect=dashboardInfo`)).status).toBe(
+        404,
+      );
     });
-    expect(ingest.status).toBe(200);
-    const read = await http.get(`/entities/${encoded(urn)}`);
-    expect(read.json).toMatchObject({
-      value: { 'com.linkedin.metadata.snapshot.GlossaryTermSnapshot': { urn, glossaryTermInfo: info, ownership } },
-    });
-  });
 
-  it('soft-deletes and restores an entity through status; reads still show it', async () => {
-    const status = (removed: boolean) => ({
-      entity: {
-        value: {
-          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-            urn: datasetUrn,
-            aspects: [{ 'com.linkedin.common.Status': { removed } }],
+    it('accepts a timeseries aspect, creating the entity, without versioning it', async () => {
+      const usageUrn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,db.usage,PROD)';
+      const response = await ingestProposal(
+        proposal('dataset', usageUrn, 'datasetUsageStatistics', {
+          timestampMillis: 1650000000000,
+          uniqueUserCount: 3,
+          totalSqlQueries: 10,
+          fieldCounts: [{ fieldPath: 'id', count: 4 }],
+        }),
+      );
+      expect(response.headers.get('x-strata-outcome')).toBe('APPLIED');
+      const read = await http.get(`/entitiesV2/${encoded(usageUrn)}`);
+      expect(read.json).toMatchObject({
+        aspects: { datasetKey: {}, browsePaths: { value: { paths: ['/prod/mysql/db'] } } },
+      });
+      expect((read.json as { aspects: object }).aspects).not.toHaveProperty('datasetUsageStatistics');
+    });
+
+    it('answers at once with the request id when async=true, and the write then applies', async () => {
+      const asyncUrn = 'urn:li:tag:AsyncTag';
+      const response = await http.post('/aspects?action=ingestProposal', {
+        ...proposal('tag', asyncUrn, 'tagProperties', { name: 'AsyncTag' }),
+        async: 'true',
+      });
+      expect(response.status).toBe(200);
+      const requestId = (response.json as { value: string }).value;
+      expect(response.headers.get('x-request-id')).toBe(requestId);
+      await eventually(async () => {
+        expect((await http.get(`/aspects/${encoded(asyncUrn)}?aspect=tagProperties`)).status).toBe(200);
+      });
+    });
+
+    it('ingests a batch of proposals', async () => {
+      const batch = await http.post('/aspects?action=ingestProposalBatch', {
+        proposals: [
+          proposal('tag', 'urn:li:tag:One', 'tagProperties', { name: 'One' }).proposal,
+          proposal('tag', 'urn:li:tag:Two', 'tagProperties', { name: 'Two' }).proposal,
+        ],
+      });
+      expect(batch.status).toBe(200);
+      expect(batch.headers.get('x-strata-outcome')).toBe('APPLIED, APPLIED');
+      expect((await http.get('/entitiesV2?ids=List(urn:li:tag:One,urn:li:tag:Two)')).json).toMatchObject({
+        results: {
+          'urn:li:tag:One': { aspects: { tagProperties: { value: { name: 'One' } } } },
+          'urn:li:tag:Two': { aspects: { tagProperties: { value: { name: 'Two' } } } },
+        },
+      });
+    });
+
+    it('deletes an aspect, and deleting the key aspect deletes the entity', async () => {
+      const tag = 'urn:li:tag:Doomed';
+      await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Doomed' }));
+      await ingestProposal(proposal('tag', tag, 'status', { removed: false }));
+      await ingestProposal({
+        proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'status' },
+      });
+      expect((await http.get(`/aspects/${encoded(tag)}?aspect=status`)).status).toBe(404);
+      expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(200);
+
+      await ingestProposal({
+        proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'tagKey' },
+      });
+      expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(404);
+      expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagKey`)).status).toBe(404);
+    });
+
+    it('rejects CREATE of an aspect that exists, leaving it unchanged', async () => {
+      const tag = 'urn:li:tag:Created';
+      await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Created' }, 'CREATE'));
+      const again = await http.post(
+        '/aspects?action=ingestProposal',
+        proposal('tag', tag, 'tagProperties', { name: 'Other' }, 'CREATE'),
+      );
+      expect(again.status).toBe(422);
+      expect(again.json).toMatchObject({ status: 422, message: expect.stringContaining('already exists') });
+      const read = await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`);
+      expect(read.json).toEqual({ version: 0, aspect: { 'com.linkedin.tag.TagProperties': { name: 'Created' } } });
+    });
+
+    it('drops unknown fields inside an aspect, as DataHub does', async () => {
+      const dashboard = 'urn:li:dashboard:(looker,unknownfields)';
+      await ingestProposal(
+        proposal('dashboard', dashboard, 'dashboardInfo', {
+          title: 't',
+          description: 'd',
+          charts: [],
+          lastModified: {
+            created: { time: 0, actor: 'urn:li:corpuser:x' },
+            lastModified: { time: 0, actor: 'urn:li:corpuser:x' },
           },
-        },
-      },
-    });
-    expect((await http.post('/entities?action=ingest', status(true))).status).toBe(200);
-    const deleted = await http.get(`/entitiesV2/${encoded(datasetUrn)}?aspects=List(status,ownership)`);
-    expect(deleted.json).toMatchObject({ aspects: { status: { value: { removed: true } }, ownership: {} } });
-
-    expect((await http.post('/entities?action=ingest', status(false))).status).toBe(200);
-    const restored = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=status&version=0`);
-    expect(restored.json).toEqual({ version: 0, aspect: { 'com.linkedin.common.Status': { removed: false } } });
-  });
-});
-
-describe('ingestProposal and versioned reads', () => {
-  const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
-  const upstream = (dataset: string) => ({
-    upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' }, dataset, type: 'TRANSFORMED' }],
-  });
-
-  it('versions an aspect: 0 is the latest, 1 the oldest, negatives count back, identical writes are no-ops', async () => {
-    const first = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)');
-    const second = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)');
-    const created = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
-    expect(created.headers.get('x-strata-outcome')).toBe('APPLIED');
-    expect(created.headers.get('x-strata-aspect-version')).toBe('1');
-    const again = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
-    expect(again.headers.get('x-strata-outcome')).toBe('UNCHANGED');
-    await ingestProposal(proposal('dataset', urn, 'upstreamLineage', second));
-
-    const path = (version: number) => `/aspects/${encoded(urn)}?aspect=upstreamLineage&version=${version}`;
-    const aspectOf = (response: { json: unknown }) =>
-      (response.json as { aspect: Record<string, unknown> }).aspect['com.linkedin.dataset.UpstreamLineage'];
-    expect(aspectOf(await http.get(path(0)))).toEqual(second);
-    expect(aspectOf(await http.get(path(1)))).toEqual(first);
-    expect(aspectOf(await http.get(path(2)))).toEqual(second);
-    expect(aspectOf(await http.get(path(-1)))).toEqual(first);
-    expect((await http.get(path(3))).status).toBe(404);
-    expect((await http.get(path(-2))).status).toBe(404);
-    const latest = await http.get(`/aspects/${encoded(urn)}?aspect=upstreamLineage`);
-    expect(aspectOf(latest)).toEqual(second);
-
-    const v2 = await http.get(`/entitiesV2/${encoded(urn)}?aspects=List(upstreamLineage)`, svc);
-    expect(v2.json).toMatchObject({
-      aspects: { upstreamLineage: { value: second, systemMetadata: { version: '2' } } },
-    });
-    expect(Object.keys((v2.json as { aspects: object }).aspects).sort()).toEqual(['datasetKey', 'upstreamLineage']);
-  });
-
-  it('accepts the URN raw in the path, and the aspect list in protocol-1 form', async () => {
-    const raw = await http.get(`/entitiesV2/${urn}?aspects=upstreamLineage&aspects=browsePaths`);
-    expect(raw.status).toBe(200);
-    expect(Object.keys((raw.json as { aspects: object }).aspects).sort()).toEqual([
-      'browsePaths',
-      'datasetKey',
-      'upstreamLineage',
-    ]);
-  });
-
-  it('reads an unknown URN as its key aspect alone, as DataHub does', async () => {
-    const response = await http.get('/entities/urn:li:dashboard:(looker,foo)');
-    expect(response.json).toEqual({
-      value: {
-        'com.linkedin.metadata.snapshot.DashboardSnapshot': {
-          urn: 'urn:li:dashboard:(looker,foo)',
-          aspects: [{ 'com.linkedin.metadata.key.DashboardKey': { dashboardTool: 'looker', dashboardId: 'foo' } }],
-        },
-      },
-    });
-    expect((await http.get(`/aspects/${encoded('urn:li:dashboard:(looker,foo)')}?aspect=dashboardInfo`)).status).toBe(
-      404,
-    );
-  });
-
-  it('accepts a timeseries aspect, creating the entity, without versioning it', async () => {
-    const usageUrn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,db.usage,PROD)';
-    const response = await ingestProposal(
-      proposal('dataset', usageUrn, 'datasetUsageStatistics', {
-        timestampMillis: 1650000000000,
-        uniqueUserCount: 3,
-        totalSqlQueries: 10,
-        fieldCounts: [{ fieldPath: 'id', count: 4 }],
-      }),
-    );
-    expect(response.headers.get('x-strata-outcome')).toBe('APPLIED');
-    const read = await http.get(`/entitiesV2/${encoded(usageUrn)}`);
-    expect(read.json).toMatchObject({
-      aspects: { datasetKey: {}, browsePaths: { value: { paths: ['/prod/mysql/db'] } } },
-    });
-    expect((read.json as { aspects: object }).aspects).not.toHaveProperty('datasetUsageStatistics');
-  });
-
-  it('answers at once with the request id when async=true, and the write then applies', async () => {
-    const asyncUrn = 'urn:li:tag:AsyncTag';
-    const response = await http.post('/aspects?action=ingestProposal', {
-      ...proposal('tag', asyncUrn, 'tagProperties', { name: 'AsyncTag' }),
-      async: 'true',
-    });
-    expect(response.status).toBe(200);
-    const requestId = (response.json as { value: string }).value;
-    expect(response.headers.get('x-request-id')).toBe(requestId);
-    await eventually(async () => {
-      expect((await http.get(`/aspects/${encoded(asyncUrn)}?aspect=tagProperties`)).status).toBe(200);
+          notAField: 'dropped',
+        }),
+      );
+      const read = await http.get(`/aspects/${encoded(dashboard)}?aspect=dashboardInfo`);
+      const value = (read.json as { aspect: Record<string, Record<string, unknown>> }).aspect[
+        'com.linkedin.dashboard.DashboardInfo'
+      ];
+      expect(value).toMatchObject({ title: 't' });
+      expect(value).not.toHaveProperty('notAField');
     });
   });
 
-  it('ingests a batch of proposals', async () => {
-    const batch = await http.post('/aspects?action=ingestProposalBatch', {
-      proposals: [
-        proposal('tag', 'urn:li:tag:One', 'tagProperties', { name: 'One' }).proposal,
-        proposal('tag', 'urn:li:tag:Two', 'tagProperties', { name: 'Two' }).proposal,
-      ],
+  describe('request ids', () => {
+    it('applies two different writes that carry the same client X-Request-Id, and answers each with its own id', async () => {
+      const tag = 'urn:li:tag:SameClientRequestId';
+      const headers = { 'X-Request-Id': 'client-chosen-id' };
+      const write = (name: string) =>
+        http.post('/aspects?action=ingestProposal', proposal('tag', tag, 'tagProperties', { name }), headers);
+      const first = await write('first');
+      const second = await write('second');
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+      const read = await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`);
+      expect(read.json).toEqual({ version: 0, aspect: { 'com.linkedin.tag.TagProperties': { name: 'second' } } });
     });
-    expect(batch.status).toBe(200);
-    expect(batch.headers.get('x-strata-outcome')).toBe('APPLIED, APPLIED');
-    expect((await http.get('/entitiesV2?ids=List(urn:li:tag:One,urn:li:tag:Two)')).json).toMatchObject({
-      results: {
-        'urn:li:tag:One': { aspects: { tagProperties: { value: { name: 'One' } } } },
-        'urn:li:tag:Two': { aspects: { tagProperties: { value: { name: 'Two' } } } },
-      },
-    });
-  });
-
-  it('deletes an aspect, and deleting the key aspect deletes the entity', async () => {
-    const tag = 'urn:li:tag:Doomed';
-    await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Doomed' }));
-    await ingestProposal(proposal('tag', tag, 'status', { removed: false }));
-    await ingestProposal({
-      proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'status' },
-    });
-    expect((await http.get(`/aspects/${encoded(tag)}?aspect=status`)).status).toBe(404);
-    expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(200);
-
-    await ingestProposal({
-      proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'tagKey' },
-    });
-    expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(404);
-    expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagKey`)).status).toBe(404);
-  });
-
-  it('rejects CREATE of an aspect that exists, leaving it unchanged', async () => {
-    const tag = 'urn:li:tag:Created';
-    await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Created' }, 'CREATE'));
-    const again = await http.post(
-      '/aspects?action=ingestProposal',
-      proposal('tag', tag, 'tagProperties', { name: 'Other' }, 'CREATE'),
-    );
-    expect(again.status).toBe(422);
-    expect(again.json).toMatchObject({ status: 422, message: expect.stringContaining('already exists') });
-    const read = await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`);
-    expect(read.json).toEqual({ version: 0, aspect: { 'com.linkedin.tag.TagProperties': { name: 'Created' } } });
-  });
-
-  it('drops unknown fields inside an aspect, as DataHub does', async () => {
-    const dashboard = 'urn:li:dashboard:(looker,unknownfields)';
-    await ingestProposal(
-      proposal('dashboard', dashboard, 'dashboardInfo', {
-        title: 't',
-        description: 'd',
-        charts: [],
-        lastModified: {
-          created: { time: 0, actor: 'urn:li:corpuser:x' },
-          lastModified: { time: 0, actor: 'urn:li:corpuser:x' },
-        },
-        notAField: 'dropped',
-      }),
-    );
-    const read = await http.get(`/aspects/${encoded(dashboard)}?aspect=dashboardInfo`);
-    const value = (read.json as { aspect: Record<string, Record<string, unknown>> }).aspect[
-      'com.linkedin.dashboard.DashboardInfo'
-    ];
-    expect(value).toMatchObject({ title: 't' });
-    expect(value).not.toHaveProperty('notAField');
-  });
-});
-
-describe('request ids', () => {
-  it('applies two different writes that carry the same client X-Request-Id, and answers each with its own id', async () => {
-    const tag = 'urn:li:tag:SameClientRequestId';
-    const headers = { 'X-Request-Id': 'client-chosen-id' };
-    const write = (name: string) =>
-      http.post('/aspects?action=ingestProposal', proposal('tag', tag, 'tagProperties', { name }), headers);
-    const first = await write('first');
-    const second = await write('second');
-    expect([first.status, second.status]).toEqual([200, 200]);
-    expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
-    const read = await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`);
-    expect(read.json).toEqual({ version: 0, aspect: { 'com.linkedin.tag.TagProperties': { name: 'second' } } });
   });
 });

@@ -1,5 +1,14 @@
+export { eventually } from './eventually';
 export { TestHttpClient } from './http-client';
 export type { TestResponse } from './http-client';
-export { repositoryRoot, startStandalone } from './standalone-process';
-export type { StandaloneProcess, StandaloneProcessOptions } from './standalone-process';
-export { eventually } from './eventually';
+export { repositoryRoot, startServiceProcess, startStandalone } from './standalone-process';
+export type {
+  ServiceProcess,
+  ServiceProcessOptions,
+  StandaloneProcess,
+  StandaloneProcessOptions,
+} from './standalone-process';
+export { deploymentNames, startDeployment } from './strata-deployment';
+export type { DeploymentName, DeploymentOptions, RunningDeployment } from './strata-deployment';
+export { startKafkaTestBroker } from './kafka-test-broker';
+export type { KafkaTestBroker, KafkaTestBrokerOptions } from './kafka-test-broker';

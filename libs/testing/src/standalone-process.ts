@@ -6,19 +6,11 @@ import { join, resolve } from 'node:path';
 /** The repository root (this file lives in libs/testing/src or libs/testing/dist). */
 export const repositoryRoot = resolve(__dirname, '..', '..', '..');
 
-export interface StandaloneProcessOptions {
-  /** Data directory; default a fresh temporary directory, removed by {@link StandaloneProcess.cleanUp}. */
-  readonly dataDir?: string;
-  /** Extra environment variables (HOST, PORT, DATA_DIR and LOG_LEVEL are the harness's own). */
-  readonly env?: Readonly<Record<string, string>>;
-  /** How long to wait for readiness. Default 30 s. */
-  readonly startTimeoutMs?: number;
-}
-
-export interface StandaloneProcess {
+/** A Strata service started as its own OS process, the way a user starts it. */
+export interface ServiceProcess {
+  readonly name: string;
   readonly baseUrl: string;
   readonly port: number;
-  readonly dataDir: string;
   readonly pid: number;
   /** Everything the process wrote to stdout and stderr so far (for failure messages). */
   output(): string;
@@ -26,21 +18,29 @@ export interface StandaloneProcess {
   stop(): Promise<number | null>;
   /** SIGKILL: a crash, with no chance to clean up. */
   kill(): Promise<void>;
-  /** Removes the data directory if this harness created it. */
-  cleanUp(): void;
+}
+
+export interface ServiceProcessOptions {
+  /** Built entry point relative to the repository root, e.g. `apps/gateway/dist/main.js`. */
+  readonly entry: string;
+  readonly name: string;
+  /** Environment on top of this process's (HOST, PORT and LOG_LEVEL are the harness's own). */
+  readonly env: Readonly<Record<string, string>>;
+  /** How long to wait for readiness. Default 60 s. */
+  readonly startTimeoutMs?: number;
+  /** Port to bind; default 0 (a free one). Pass a crashed process's port to start it again in its place. */
+  readonly port?: number;
 }
 
 /**
- * Starts Strata the way a user does — the built standalone entry point, `node apps/standalone/dist/main.js` (what
- * `npm start` runs after building) — on a free loopback port, and waits until `/health` answers 200.
+ * Starts a built service entry point on a free loopback port and waits until it logged that it is ready (which gives
+ * its port: it binds port 0) and its `/health` answers 200.
  */
-export async function startStandalone(options: StandaloneProcessOptions = {}): Promise<StandaloneProcess> {
-  const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const child = spawn(process.execPath, [join(repositoryRoot, 'apps', 'standalone', 'dist', 'main.js')], {
+export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [join(repositoryRoot, options.entry)], {
     cwd: repositoryRoot,
-    // LOG_LEVEL stays at info: the harness learns the port from the "Strata is ready" line (Strata logs no requests).
-    env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    // LOG_LEVEL stays at info: the harness learns the port from the "… is ready" line (services log no requests).
+    env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: String(options.port ?? 0), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -54,13 +54,11 @@ export async function startStandalone(options: StandaloneProcessOptions = {}): P
       resolveExit(code);
     });
   });
-
-  const port = await waitForReadyPort(child, () => output, exited, options.startTimeoutMs ?? 30_000);
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const port = await waitForReadyPort(child, options.name, () => output, exited, options.startTimeoutMs ?? 60_000);
   return {
-    baseUrl,
+    name: options.name,
+    baseUrl: `http://127.0.0.1:${port}`,
     port,
-    dataDir,
     pid: child.pid ?? -1,
     output: () => output,
     stop: async () => {
@@ -71,15 +69,50 @@ export async function startStandalone(options: StandaloneProcessOptions = {}): P
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+export interface StandaloneProcessOptions {
+  /** Data directory; default a fresh temporary directory, removed by {@link StandaloneProcess.cleanUp}. */
+  readonly dataDir?: string;
+  /** Extra environment variables (HOST, PORT and LOG_LEVEL are the harness's own). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** How long to wait for readiness. Default 60 s. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface StandaloneProcess extends ServiceProcess {
+  readonly dataDir: string;
+  /** Removes the data directory if this harness created it. */
+  cleanUp(): void;
+}
+
+/**
+ * Starts Strata the way a user does — the built standalone entry point, `node apps/standalone/dist/main.js` (what
+ * `npm start` runs after building) — on a free loopback port, and waits until `/health` answers 200.
+ */
+export async function startStandalone(options: StandaloneProcessOptions = {}): Promise<StandaloneProcess> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
+  const service = await startServiceProcess({
+    entry: join('apps', 'standalone', 'dist', 'main.js'),
+    name: 'Strata',
+    env: { ...options.env, DATA_DIR: dataDir },
+    ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+  });
+  return {
+    ...service,
+    dataDir,
     cleanUp: () => {
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Reads the port from the "Strata is ready" log line (the process binds port 0), then checks `/health`. */
+/** Reads the port from the "<name> is ready" log line, then checks `/health`. */
 async function waitForReadyPort(
   child: ChildProcess,
+  name: string,
   output: () => string,
   exited: Promise<number | null>,
   timeoutMs: number,
@@ -90,7 +123,7 @@ async function waitForReadyPort(
     state.exited = true;
   });
   while (Date.now() < deadline) {
-    if (state.exited) throw new Error(`Strata exited before it was ready:\n${output()}`);
+    if (state.exited) throw new Error(`${name} exited before it was ready:\n${output()}`);
     const port = readyPort(output());
     if (port !== undefined) {
       const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
@@ -99,12 +132,12 @@ async function waitForReadyPort(
     await new Promise((resolveWait) => setTimeout(resolveWait, 50));
   }
   child.kill('SIGKILL');
-  throw new Error(`Strata was not ready within ${timeoutMs} ms:\n${output()}`);
+  throw new Error(`${name} was not ready within ${timeoutMs} ms:\n${output()}`);
 }
 
 function readyPort(output: string): number | undefined {
   for (const line of output.split('\n')) {
-    if (!line.includes('Strata is ready')) continue;
+    if (!line.includes(' is ready"')) continue;
     try {
       const parsed = JSON.parse(line) as { port?: unknown };
       if (typeof parsed.port === 'number') return parsed.port;

@@ -10,7 +10,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { eventually, repositoryRoot, startStandalone, TestHttpClient } from '@strata/testing';
+import { randomUUID } from 'node:crypto';
+import { readSchemas } from '@strata/schemas';
+import { createEventSerde } from '@strata/events';
+import { KafkaMessageLog } from '@strata/log';
+import {
+  eventually,
+  repositoryRoot,
+  startDeployment,
+  startKafkaTestBroker,
+  startStandalone,
+  TestHttpClient,
+  type KafkaTestBroker,
+} from '@strata/testing';
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
 
@@ -120,14 +132,10 @@ async function main(): Promise<void> {
     throw error;
   });
   const comparisons: Comparison[] = [];
-  const compare = async (
-    scenario: string,
-    connections: number,
-    options: Omit<LoadOptions, 'baseUrl' | 'connections'>,
-  ) => {
+  const compare: Compare = async (scenario, connections, options, target = strata.baseUrl) => {
     process.stdout.write(`${scenario}, ${connections} connections…\n`);
     const baselineFigures = await load({ ...options, baseUrl: baseline.baseUrl, connections });
-    const strataFigures = await load({ ...options, baseUrl: strata.baseUrl, connections });
+    const strataFigures = await load({ ...options, baseUrl: target, connections });
     comparisons.push({
       scenario,
       connections,
@@ -167,6 +175,8 @@ async function main(): Promise<void> {
       request: (n: number) => ({ path: `/entitiesV2/${encodeURIComponent(datasetUrn(n % written))}` }),
     });
 
+    const kafka = await kafkaScenarios(compare, ingest(false));
+
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
@@ -175,12 +185,21 @@ async function main(): Promise<void> {
       asyncBacklogDrainMs: drainMs,
       asyncProposalsAccepted: lastAsync - firstAsync + 1,
       strataPeakRssMb: peakRssMegabytes(strata.pid),
+      kafka,
     };
     const directory = join(repositoryRoot, 'bench-results');
     mkdirSync(directory, { recursive: true });
     const file = join(directory, `bench-${report.date.replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     printTable(comparisons);
+    if ('directProducer' in kafka) {
+      const { proposals, seconds, proposalsPerSecond } = kafka.directProducer;
+      process.stdout.write(
+        `direct Kafka producer: ${proposals} proposals stored and change-logged in ${seconds.toFixed(2)} s (${proposalsPerSecond.toFixed(0)}/s)\n`,
+      );
+    } else {
+      process.stdout.write(`Kafka path skipped: ${kafka.skipped}\n`);
+    }
     process.stdout.write(
       `async backlog drained ${drainMs} ms after the async run; Strata peak RSS ${report.strataPeakRssMb?.toFixed(0) ?? '?'} MB\nreport: ${file}\n`,
     );
@@ -188,6 +207,96 @@ async function main(): Promise<void> {
     await strata.stop();
     strata.cleanUp();
     baseline.process.kill('SIGTERM');
+  }
+}
+
+/** Runs one load against the baseline and then against Strata at `target` (default: the standalone process). */
+type Compare = (
+  scenario: string,
+  connections: number,
+  options: Omit<LoadOptions, 'baseUrl' | 'connections'>,
+  target?: string,
+) => Promise<void>;
+
+/**
+ * The Kafka path, on librdkafka's mock cluster (Debian's kcat): sync ingest through the gateway of the distributed
+ * deployment, and the throughput of proposals produced straight onto the log, measured until the writer has emitted
+ * a change log for each (that is, stored it).
+ */
+async function kafkaScenarios(
+  compare: Compare,
+  ingest: Omit<LoadOptions, 'baseUrl' | 'connections'>,
+): Promise<
+  { directProducer: { proposals: number; seconds: number; proposalsPerSecond: number } } | { skipped: string }
+> {
+  let broker: KafkaTestBroker;
+  try {
+    broker = await startKafkaTestBroker();
+  } catch (error) {
+    return { skipped: error instanceof Error ? error.message : String(error) };
+  }
+  const distributed = await startDeployment('distributed', { kafkaBrokers: broker.brokers });
+  const log = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'bench-producer' });
+  try {
+    await compare('Kafka: sync ingestProposal via gateway (distributed)', 16, ingest, distributed.baseUrl);
+
+    const proposals = Number(process.env['BENCH_DIRECT_PROPOSALS'] ?? 20_000);
+    const serde = createEventSerde(readSchemas());
+    const changeLogTopic = `MetadataChangeLog_Versioned_v1.${distributed.namespace}`;
+    const proposalTopic = `MetadataChangeProposal_v1.${distributed.namespace}`;
+    let seen = 0;
+    const marker = `direct-${randomUUID().slice(0, 8)}`;
+    const subscription = await log.subscribe({
+      groupId: `bench-${marker}`,
+      topics: [changeLogTopic],
+      fromBeginning: false,
+      handleBatch: (records) => {
+        for (const record of records) {
+          const changeLog = serde.changeLog.decode(record.value);
+          if (changeLog.aspectName === 'datasetProperties' && changeLog.entityUrn?.includes(marker)) seen++;
+        }
+        return Promise.resolve();
+      },
+    });
+    process.stdout.write(`Kafka: ${proposals} proposals produced straight onto the log…\n`);
+    const started = Date.now();
+    for (let offset = 0; offset < proposals; offset += 1_000) {
+      const batch = [];
+      for (let n = offset; n < Math.min(offset + 1_000, proposals); n++) {
+        const urn = `urn:li:dataset:(urn:li:dataPlatform:kafka,${marker}.t${n},PROD)`;
+        batch.push({
+          topic: proposalTopic,
+          key: urn,
+          value: serde.proposal.encode({
+            auditHeader: null,
+            entityType: 'dataset',
+            entityUrn: urn,
+            entityKeyAspect: null,
+            changeType: 'UPSERT',
+            aspectName: 'datasetProperties',
+            aspect: { value: Buffer.from(JSON.stringify({ description: `t${n}` })), contentType: 'application/json' },
+            systemMetadata: null,
+            headers: null,
+          }),
+        });
+      }
+      await log.publish(batch);
+    }
+    await eventually(
+      () => {
+        if (seen < proposals) throw new Error(`${seen} of ${proposals} change logs so far`);
+        return Promise.resolve();
+      },
+      { timeoutMs: 600_000, intervalMs: 100 },
+    );
+    const seconds = (Date.now() - started) / 1000;
+    await subscription.stop();
+    return { directProducer: { proposals, seconds, proposalsPerSecond: proposals / seconds } };
+  } finally {
+    await log.close();
+    await distributed.stop();
+    distributed.cleanUp();
+    await broker.stop();
   }
 }
 

@@ -1,0 +1,156 @@
+/**
+ * The distributed deployment survives its writer being killed mid-stream: gateway and metadata-writer run as separate
+ * processes over Kafka; the writer is SIGKILLed while clients keep writing, then started again. Every acknowledged
+ * proposal is stored exactly once, in order, and every stored change has its change log on the log.
+ */
+import { randomUUID } from 'node:crypto';
+import { readSchemas } from '@strata/schemas';
+import { createEventSerde } from '@strata/events';
+import { KafkaMessageLog, type LogRecord } from '@strata/log';
+import {
+  eventually,
+  startDeployment,
+  startKafkaTestBroker,
+  TestHttpClient,
+  type KafkaTestBroker,
+  type RunningDeployment,
+} from '@strata/testing';
+
+const writers = 6;
+const tagUrn = (writer: number) => `urn:li:tag:crash-${writer}`;
+const serde = createEventSerde(readSchemas());
+
+let broker: KafkaTestBroker;
+let strata: RunningDeployment;
+
+beforeAll(async () => {
+  broker = await startKafkaTestBroker();
+  strata = await startDeployment('distributed', { kafkaBrokers: broker.brokers });
+});
+
+afterAll(async () => {
+  await strata.stop();
+  strata.cleanUp();
+  await broker.stop();
+});
+
+function ingest(http: TestHttpClient, writer: number, sequence: number) {
+  return http.post('/aspects?action=ingestProposal', {
+    proposal: {
+      entityType: 'tag',
+      entityUrn: tagUrn(writer),
+      changeType: 'UPSERT',
+      aspectName: 'tagProperties',
+      aspect: {
+        value: JSON.stringify({ name: `crash-${writer}`, description: `v${sequence}` }),
+        contentType: 'application/json',
+      },
+    },
+  });
+}
+
+/** Every stored version of a writer's aspect, oldest first, as the descriptions written. */
+async function history(http: TestHttpClient, writer: number): Promise<string[]> {
+  const urn = encodeURIComponent(tagUrn(writer));
+  const latest = await http.get(`/entitiesV2/${urn}?aspects=List(tagProperties)`);
+  const aspect = (latest.json as { aspects: Record<string, { systemMetadata?: { version?: string } }> }).aspects[
+    'tagProperties'
+  ];
+  const count = Number(aspect?.systemMetadata?.version ?? 0);
+  const descriptions: string[] = [];
+  for (let version = 1; version <= count; version++) {
+    const response = await http.get(`/aspects/${urn}?aspect=tagProperties&version=${version}`);
+    expect(response.status).toBe(200);
+    descriptions.push(
+      (response.json as { aspect: Record<string, { description: string }> }).aspect['com.linkedin.tag.TagProperties']!
+        .description,
+    );
+  }
+  return descriptions;
+}
+
+it('keeps every acknowledged write exactly once, with its change log, when the writer is killed mid-stream', async () => {
+  const http = new TestHttpClient(strata.baseUrl);
+  const acknowledged = new Array<number>(writers).fill(0);
+  const attempted = new Array<number>(writers).fill(0);
+  let stopWriting = false;
+  const streams = Array.from({ length: writers }, async (_unused, writer) => {
+    for (let sequence = 1; !stopWriting; sequence++) {
+      attempted[writer] = sequence;
+      const response = await ingest(http, writer, sequence);
+      // While the writer is down, a write either waits for it (200 once it is back) or times out (504: it may still
+      // apply). Either way the stream goes on; a 504 leaves that sequence number unacknowledged.
+      expect([200, 504]).toContain(response.status);
+      if (response.status !== 200) return;
+      acknowledged[writer] = sequence;
+    }
+  });
+  const total = () => acknowledged.reduce((sum, count) => sum + count, 0);
+  await eventually(
+    () => {
+      expect(total()).toBeGreaterThanOrEqual(150);
+      return Promise.resolve();
+    },
+    { timeoutMs: 60_000 },
+  );
+  await strata.processes['metadata-writer']!.kill();
+  const acknowledgedAtKill = total();
+  await strata.restart('metadata-writer');
+  await eventually(
+    () => {
+      expect(total()).toBeGreaterThanOrEqual(acknowledgedAtKill + 60);
+      return Promise.resolve();
+    },
+    { timeoutMs: 60_000 },
+  );
+  stopWriting = true;
+  await Promise.all(streams);
+
+  const stored = new Map<number, string[]>();
+  for (let writer = 0; writer < writers; writer++) {
+    const descriptions = await history(http, writer);
+    stored.set(writer, descriptions);
+    expect(descriptions.length).toBeGreaterThanOrEqual(acknowledged[writer]!);
+    expect(descriptions.length).toBeLessThanOrEqual(attempted[writer]!);
+    expect(descriptions).toEqual(Array.from({ length: descriptions.length }, (_unused, index) => `v${index + 1}`));
+  }
+
+  // Every stored version has its change log (duplicates are allowed: delivery is at least once).
+  const log = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'crash-test-inspector' });
+  const changeLogs: LogRecord[] = [];
+  const subscription = await log.subscribe({
+    groupId: `inspector-${randomUUID()}`,
+    topics: [`MetadataChangeLog_Versioned_v1.${strata.namespace}`],
+    handleBatch: (records) => {
+      changeLogs.push(...records);
+      return Promise.resolve();
+    },
+  });
+  try {
+    const emittedVersions = () => {
+      const versions = new Map<string, Set<string>>();
+      for (const record of changeLogs) {
+        const changeLog = serde.changeLog.decode(record.value);
+        if (changeLog.aspectName !== 'tagProperties' || !changeLog.entityUrn) continue;
+        const seen = versions.get(changeLog.entityUrn) ?? new Set<string>();
+        seen.add(changeLog.systemMetadata?.version ?? '?');
+        versions.set(changeLog.entityUrn, seen);
+      }
+      return versions;
+    };
+    await eventually(
+      () => {
+        const versions = emittedVersions();
+        for (const [writer, descriptions] of stored) {
+          const expected = descriptions.map((_description, index) => String(index + 1));
+          expect([...(versions.get(tagUrn(writer)) ?? [])].sort()).toEqual(expected.sort());
+        }
+        return Promise.resolve();
+      },
+      { timeoutMs: 30_000 },
+    );
+  } finally {
+    await subscription.stop();
+    await log.close();
+  }
+});

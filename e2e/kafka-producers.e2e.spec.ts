@@ -1,0 +1,148 @@
+/**
+ * Kafka producers pushing proposals straight onto the log, with Strata's log on Kafka (`KAFKA_BROKERS` set): a standard
+ * producer using Confluent's schema-registry client against Strata's registry, a plain JSON producer, and a producer
+ * of garbage, which must not stop consumption.
+ */
+import { randomUUID } from 'node:crypto';
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { readSchemas } from '@strata/schemas';
+import { createEventSerde } from '@strata/events';
+import { KafkaMessageLog, type LogRecord } from '@strata/log';
+import {
+  eventually,
+  startDeployment,
+  startKafkaTestBroker,
+  TestHttpClient,
+  type KafkaTestBroker,
+  type RunningDeployment,
+} from '@strata/testing';
+
+const serde = createEventSerde(readSchemas());
+
+let broker: KafkaTestBroker;
+let strata: RunningDeployment;
+let http: TestHttpClient;
+let producerLog: KafkaMessageLog;
+let proposalTopic: string;
+
+beforeAll(async () => {
+  broker = await startKafkaTestBroker();
+  strata = await startDeployment('standalone-kafka', { kafkaBrokers: broker.brokers });
+  http = new TestHttpClient(strata.baseUrl);
+  producerLog = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'external-producer' });
+  proposalTopic = `MetadataChangeProposal_v1.${strata.namespace}`;
+});
+
+afterAll(async () => {
+  await producerLog.close();
+  await strata.stop();
+  strata.cleanUp();
+  await broker.stop();
+});
+
+function proposal(urn: string, name: string) {
+  return {
+    auditHeader: null,
+    entityType: 'tag',
+    entityUrn: urn,
+    entityKeyAspect: null,
+    changeType: 'UPSERT' as const,
+    aspectName: 'tagProperties',
+    aspect: { value: Buffer.from(JSON.stringify({ name })), contentType: 'application/json' },
+    systemMetadata: null,
+    headers: null,
+  };
+}
+
+async function expectTagName(urn: string, name: string): Promise<void> {
+  await eventually(
+    async () => {
+      const response = await http.get(`/entitiesV2/${encodeURIComponent(urn)}?aspects=List(tagProperties)`);
+      expect(response.json).toMatchObject({ aspects: { tagProperties: { value: { name } } } });
+    },
+    { timeoutMs: 20_000 },
+  );
+}
+
+describe("Strata's schema registry", () => {
+  it('lets a Confluent schema-registry client encode proposals that Strata applies', async () => {
+    const registry = new SchemaRegistry({ host: `${strata.baseUrl}/schema-registry/api` });
+    const subject = `${proposalTopic}-value`;
+    const id = await registry.getLatestSchemaId(subject);
+    // Registering the same schema (as a producer holding a copy of it would) returns the same id.
+    const latest = await http.get(`/schema-registry/api/subjects/${subject}/versions/latest`);
+    const schemaText = (latest.json as { schema: string }).schema;
+    const registered = await registry.register({ type: SchemaType.AVRO, schema: schemaText }, { subject });
+    expect(registered.id).toBe(id);
+
+    const urn = `urn:li:tag:registry-${randomUUID().slice(0, 8)}`;
+    const value = await registry.encode(id, proposal(urn, 'Encoded by a Confluent client'));
+    await producerLog.publish([{ topic: proposalTopic, key: urn, value }]);
+    await expectTagName(urn, 'Encoded by a Confluent client');
+  });
+
+  it('refuses a schema that is not Strata’s, with Confluent’s error body', async () => {
+    const response = await http.post(`/schema-registry/api/subjects/${proposalTopic}-value/versions`, {
+      schema: JSON.stringify({ type: 'record', name: 'Other', fields: [{ name: 'x', type: 'string' }] }),
+    });
+    expect(response.status).toBe(409);
+    expect(response.json).toMatchObject({ error_code: 409, message: expect.stringContaining('incompatible') });
+    const missing = await http.get('/schema-registry/api/subjects/NoSuchTopic-value/versions/latest');
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ error_code: 40401 });
+  });
+});
+
+describe('direct producers', () => {
+  it('applies a plain JSON proposal produced onto the proposal topic', async () => {
+    const urn = `urn:li:tag:json-${randomUUID().slice(0, 8)}`;
+    const value = Buffer.from(
+      JSON.stringify({
+        entityType: 'tag',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'tagProperties',
+        aspect: { value: JSON.stringify({ name: 'From JSON' }), contentType: 'application/json' },
+      }),
+    );
+    await producerLog.publish([{ topic: proposalTopic, key: urn, value }]);
+    await expectTagName(urn, 'From JSON');
+  });
+
+  it('routes records it cannot decode to the failed-proposal topic and goes on consuming', async () => {
+    const urn = `urn:li:tag:after-garbage-${randomUUID().slice(0, 8)}`;
+    await producerLog.publish([
+      { topic: proposalTopic, key: urn, value: Buffer.from([0x00, 0x00, 0x00, 0x00, 0x2a, 0x01]) },
+      { topic: proposalTopic, key: urn, value: Buffer.from('definitely not a proposal') },
+      { topic: proposalTopic, key: urn, value: serde.proposal.encode(proposal(urn, 'After garbage')) },
+    ]);
+    await expectTagName(urn, 'After garbage');
+
+    const failed: LogRecord[] = [];
+    const subscription = await producerLog.subscribe({
+      groupId: `inspector-${randomUUID()}`,
+      topics: [`FailedMetadataChangeProposal_v1.${strata.namespace}`],
+      handleBatch: (records) => {
+        failed.push(...records);
+        return Promise.resolve();
+      },
+    });
+    try {
+      await eventually(
+        () => {
+          const reasons = failed
+            .filter((record) => record.key === urn)
+            .map((record) => serde.failedProposal.decode(record.value).error);
+          expect(reasons).toEqual([
+            expect.stringMatching(/schema id 42/),
+            expect.stringMatching(/neither Confluent-framed Avro/),
+          ]);
+          return Promise.resolve();
+        },
+        { timeoutMs: 20_000 },
+      );
+    } finally {
+      await subscription.stop();
+    }
+  });
+});

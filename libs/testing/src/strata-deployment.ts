@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './standalone-process';
+
+/** The ways Strata is deployed, each started the way a user starts it and driven over HTTP only. */
+export type DeploymentName = 'standalone' | 'standalone-kafka' | 'distributed';
+
+export const deploymentNames: readonly DeploymentName[] = ['standalone', 'standalone-kafka', 'distributed'];
+
+export interface DeploymentOptions {
+  /** Kafka bootstrap servers, for the deployments on Kafka. */
+  readonly kafkaBrokers?: readonly string[];
+  /** Data directory; default a fresh temporary one. Pass the same one (and namespace) to start again on the same data. */
+  readonly dataDir?: string;
+  /** Suffix of this deployment's topics and consumer groups, isolating it on a shared broker; default random. */
+  readonly namespace?: string;
+  /** Extra environment for every process. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface RunningDeployment {
+  readonly name: DeploymentName;
+  /** The public interface (the gateway, or the standalone process). */
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly namespace: string;
+  /** The processes, by service name: `strata`, or `gateway` and `metadata-writer`. */
+  readonly processes: Readonly<Record<string, ServiceProcess>>;
+  /** Starts a service again, after it was killed or stopped: same environment, same port. */
+  restart(service: string): Promise<ServiceProcess>;
+  /** Stops every process (SIGTERM), in reverse start order. */
+  stop(): Promise<void>;
+  /** Removes the data directory if the harness created it. */
+  cleanUp(): void;
+}
+
+/** Environment that isolates a deployment on a shared broker: its own topics and its own writer group. */
+function kafkaEnvironment(brokers: readonly string[] | undefined, namespace: string): Record<string, string> {
+  if (!brokers || brokers.length === 0) throw new Error('This deployment needs kafkaBrokers (startKafkaTestBroker)');
+  return {
+    KAFKA_BROKERS: brokers.join(','),
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    KAFKA_FETCH_MAX_WAIT_MS: '100',
+    METADATA_CHANGE_PROPOSAL_TOPIC_NAME: `MetadataChangeProposal_v1.${namespace}`,
+    FAILED_METADATA_CHANGE_PROPOSAL_TOPIC_NAME: `FailedMetadataChangeProposal_v1.${namespace}`,
+    METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: `MetadataChangeLog_Versioned_v1.${namespace}`,
+    METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: `MetadataChangeLog_Timeseries_v1.${namespace}`,
+    METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `MetadataChangeProposalOutcome_v1.${namespace}`,
+    WRITER_GROUP_ID: `metadata-writer.${namespace}`,
+  };
+}
+
+/** Starts a deployment of Strata from the built entry points. */
+export async function startDeployment(
+  name: DeploymentName,
+  options: DeploymentOptions = {},
+): Promise<RunningDeployment> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `strata-${name}-`));
+  const namespace = options.namespace ?? randomUUID().slice(0, 8);
+  const base = { ...options.env, DATA_DIR: dataDir };
+  const started: ServiceProcess[] = [];
+  const processes: Record<string, ServiceProcess> = {};
+  const launches = new Map<string, ServiceProcessOptions>();
+  const launch = async (launchOptions: ServiceProcessOptions): Promise<ServiceProcess> => {
+    const service = await startServiceProcess(launchOptions);
+    launches.set(launchOptions.name, launchOptions);
+    started.push(service);
+    processes[launchOptions.name] = service;
+    return service;
+  };
+  try {
+    if (name === 'distributed') {
+      const env = { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace) };
+      const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
+      await launch({
+        entry: 'apps/gateway/dist/main.js',
+        name: 'gateway',
+        env: { ...env, METADATA_WRITER_URL: writer.baseUrl },
+      });
+    } else {
+      const env =
+        name === 'standalone-kafka' ? { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace) } : base;
+      await launch({ entry: 'apps/standalone/dist/main.js', name: 'strata', env });
+    }
+  } catch (error) {
+    for (const service of started.reverse()) await service.kill();
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const front = processes['gateway'] ?? processes['strata'];
+  if (!front) throw new Error('no front process started');
+  return {
+    name,
+    baseUrl: front.baseUrl,
+    dataDir,
+    namespace,
+    processes,
+    restart: async (service) => {
+      const previous = processes[service];
+      const launchOptions = launches.get(service);
+      if (!previous || !launchOptions) throw new Error(`No service ${service} in this deployment`);
+      return launch({ ...launchOptions, port: previous.port });
+    },
+    stop: async () => {
+      for (const service of [...new Set(Object.values(processes))].reverse()) await service.stop();
+    },
+    cleanUp: () => {
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
