@@ -105,8 +105,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
+    // Production code never imports the test helpers (test files and the testing entries themselves may).
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/testing/**', 'libs/*/src/testing.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [testHelpers] }] },
   },
   {

@@ -20,9 +20,12 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
   const schemas = readSchemas();
   const kafka = kafkaSettings(config, 'gateway');
   mkdirSync(config.DATA_DIR, { recursive: true });
+  const onConsumerError = (error: unknown) => {
+    logger.warn({ err: error }, 'the outcome consumer failed a batch; it will be redelivered');
+  };
   const log: MessageLog = kafka
-    ? new KafkaMessageLog({ ...kafka })
-    : new SqliteMessageLog({ path: join(config.DATA_DIR, 'log.sqlite') });
+    ? new KafkaMessageLog({ ...kafka, onError: onConsumerError })
+    : new SqliteMessageLog({ path: join(config.DATA_DIR, 'log.sqlite'), onError: onConsumerError });
 
   let gateway: GatewayService | undefined;
   let server: RunningServer | undefined;

@@ -76,6 +76,7 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
     maxBodyBytes: options.maxBodyBytes,
     logger: options.logger,
     isReady: () => ready,
+    servesRouteTable: false,
   });
 
   return {

@@ -59,6 +59,7 @@ export function createMetadataWriterApp(config: MetadataWriterConfig): RunnableS
         maxBodyBytes: 1024 * 1024,
         logger,
         isReady: () => ready,
+        servesRouteTable: true,
       });
       server = await listen(app, config.HOST, config.PORT);
       ready = true;

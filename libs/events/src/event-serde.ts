@@ -37,8 +37,6 @@ export interface EventSerde {
   readonly outcome: EventCodec<MetadataChangeProposalOutcome>;
   /** System metadata as stored (JSON) in record form: schema fields only, defaults filled. */
   toSystemMetadataRecord(json: Readonly<Record<string, unknown>>): SystemMetadata;
-  /** Every top-level event schema by its id, for the schema-registry API. */
-  readonly schemas: ReadonlyMap<number, { readonly recordName: string; readonly type: Type }>;
 }
 
 const MAGIC_BYTE = 0;
@@ -47,12 +45,10 @@ const HEADER_BYTES = 5;
 /** Builds the serde from `schemas/events` (pass `readSchemas()` from `@strata/schemas`). */
 export function createEventSerde(files: SchemaFiles): EventSerde {
   const registry = loadEventTypes(files);
-  const codecs = new Map<number, { recordName: string; type: Type }>();
   const codec = <T>(recordName: string): EventCodec<T> => {
     const type = registry[recordName];
     if (!type) throw new Error(`schemas/events defines no record ${recordName}`);
     const schemaId = schemaIdOf(type);
-    codecs.set(schemaId, { recordName, type });
     return {
       recordName,
       schemaId,
@@ -79,7 +75,6 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
     outcome: codec('io.strata.mxe.MetadataChangeProposalOutcome'),
     toSystemMetadataRecord: (json) =>
       withDefaults(namedRecord('com.linkedin.pegasus2avro.mxe.SystemMetadata'), json) as unknown as SystemMetadata,
-    schemas: codecs,
   };
 }
 

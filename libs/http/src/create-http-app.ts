@@ -15,11 +15,16 @@ export interface HttpAppOptions {
   readonly logger: HttpLogger;
   /** Whether the service is ready; `/health` answers 200 only then. */
   readonly isReady: () => boolean;
+  /**
+   * Serve the route table at `/internal/routes`, for a gateway to forward to this service. Only services behind the
+   * gateway do; the public front (gateway, standalone process) has no one to tell.
+   */
+  readonly servesRouteTable: boolean;
 }
 
 /**
- * A service's HTTP app: JSON bodies whatever their Content-Type, its routes, `/health`, its route table for the
- * gateway, DataHub's 404 for unknown paths, and every error mapped once to its family's body.
+ * A service's HTTP app: JSON bodies whatever their Content-Type, its routes, `/health`, optionally its route table for
+ * the gateway, DataHub's 404 for unknown paths, and every error mapped once to its family's body.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const health = defineRoute({
@@ -45,7 +50,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('query parser', 'simple');
   app.use(jsonBody(options.maxBodyBytes));
   const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
-  app.use(mountRoutes(express.Router(), [health, routeTable, ...options.routes], contextFor));
+  const ownRoutes = options.servesRouteTable ? [health, routeTable] : [health];
+  app.use(mountRoutes(express.Router(), [...ownRoutes, ...options.routes], contextFor));
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.logger));
   return app;
