@@ -3,10 +3,9 @@
  * processes over Kafka; the writer is SIGKILLed while clients keep writing, then started again. Every acknowledged
  * proposal is stored exactly once, in order, and every stored change has its change log on the log.
  */
-import { randomUUID } from 'node:crypto';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
-import { KafkaMessageLog, type LogRecord } from '@strata/log';
+import { KafkaMessageLog } from '@strata/log';
 import {
   eventually,
   startDeployment,
@@ -15,6 +14,8 @@ import {
   type KafkaTestBroker,
   type RunningDeployment,
 } from '@strata/testing';
+import { sequenceOf, storedVersions, writeVersion } from './support/versioned-writes';
+import { collectTopic } from './support/topic-collector';
 
 const writers = 6;
 const tagUrn = (writer: number) => `urn:li:tag:crash-${writer}`;
@@ -34,41 +35,6 @@ afterAll(async () => {
   await broker.stop();
 });
 
-function ingest(http: TestHttpClient, writer: number, sequence: number) {
-  return http.post('/aspects?action=ingestProposal', {
-    proposal: {
-      entityType: 'tag',
-      entityUrn: tagUrn(writer),
-      changeType: 'UPSERT',
-      aspectName: 'tagProperties',
-      aspect: {
-        value: JSON.stringify({ name: `crash-${writer}`, description: `v${sequence}` }),
-        contentType: 'application/json',
-      },
-    },
-  });
-}
-
-/** Every stored version of a writer's aspect, oldest first, as the descriptions written. */
-async function history(http: TestHttpClient, writer: number): Promise<string[]> {
-  const urn = encodeURIComponent(tagUrn(writer));
-  const latest = await http.get(`/entitiesV2/${urn}?aspects=List(tagProperties)`);
-  const aspect = (latest.json as { aspects: Record<string, { systemMetadata?: { version?: string } }> }).aspects[
-    'tagProperties'
-  ];
-  const count = Number(aspect?.systemMetadata?.version ?? 0);
-  const descriptions: string[] = [];
-  for (let version = 1; version <= count; version++) {
-    const response = await http.get(`/aspects/${urn}?aspect=tagProperties&version=${version}`);
-    expect(response.status).toBe(200);
-    descriptions.push(
-      (response.json as { aspect: Record<string, { description: string }> }).aspect['com.linkedin.tag.TagProperties']!
-        .description,
-    );
-  }
-  return descriptions;
-}
-
 it('keeps every acknowledged write exactly once, with its change log, when the writer is killed mid-stream', async () => {
   const http = new TestHttpClient(strata.baseUrl);
   const acknowledged = new Array<number>(writers).fill(0);
@@ -77,7 +43,7 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
   const streams = Array.from({ length: writers }, async (_unused, writer) => {
     for (let sequence = 1; !stopWriting; sequence++) {
       attempted[writer] = sequence;
-      const response = await ingest(http, writer, sequence);
+      const response = await writeVersion(http, tagUrn(writer), sequence);
       // While the writer is down, a write either waits for it (200 once it is back) or times out (504: it may still
       // apply). Either way the stream goes on; a 504 leaves that sequence number unacknowledged.
       expect([200, 504]).toContain(response.status);
@@ -108,28 +74,20 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
 
   const stored = new Map<number, string[]>();
   for (let writer = 0; writer < writers; writer++) {
-    const descriptions = await history(http, writer);
+    const descriptions = await storedVersions(http, tagUrn(writer));
     stored.set(writer, descriptions);
     expect(descriptions.length).toBeGreaterThanOrEqual(acknowledged[writer]!);
     expect(descriptions.length).toBeLessThanOrEqual(attempted[writer]!);
-    expect(descriptions).toEqual(Array.from({ length: descriptions.length }, (_unused, index) => `v${index + 1}`));
+    expect(descriptions).toEqual(sequenceOf(descriptions.length));
   }
 
   // Every stored version has its change log (duplicates are allowed: delivery is at least once).
   const log = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'crash-test-inspector' });
-  const changeLogs: LogRecord[] = [];
-  const subscription = await log.subscribe({
-    groupId: `inspector-${randomUUID()}`,
-    topics: [`MetadataChangeLog_Versioned_v1.${strata.namespace}`],
-    handleBatch: (records) => {
-      changeLogs.push(...records);
-      return Promise.resolve();
-    },
-  });
+  const changeLogs = await collectTopic(log, `MetadataChangeLog_Versioned_v1.${strata.namespace}`);
   try {
     const emittedVersions = () => {
       const versions = new Map<string, Set<string>>();
-      for (const record of changeLogs) {
+      for (const record of changeLogs.records) {
         const changeLog = serde.changeLog.decode(record.value);
         if (changeLog.aspectName !== 'tagProperties' || !changeLog.entityUrn) continue;
         const seen = versions.get(changeLog.entityUrn) ?? new Set<string>();
@@ -150,7 +108,7 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
       { timeoutMs: 30_000 },
     );
   } finally {
-    await subscription.stop();
+    await changeLogs.stop();
     await log.close();
   }
 });

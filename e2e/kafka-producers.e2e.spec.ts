@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
-import { KafkaMessageLog, type LogRecord } from '@strata/log';
+import { KafkaMessageLog } from '@strata/log';
 import {
   eventually,
   startDeployment,
@@ -16,6 +16,7 @@ import {
   type KafkaTestBroker,
   type RunningDeployment,
 } from '@strata/testing';
+import { collectTopic } from './support/topic-collector';
 
 const serde = createEventSerde(readSchemas());
 
@@ -118,19 +119,11 @@ describe('direct producers', () => {
     ]);
     await expectTagName(urn, 'After garbage');
 
-    const failed: LogRecord[] = [];
-    const subscription = await producerLog.subscribe({
-      groupId: `inspector-${randomUUID()}`,
-      topics: [`FailedMetadataChangeProposal_v1.${strata.namespace}`],
-      handleBatch: (records) => {
-        failed.push(...records);
-        return Promise.resolve();
-      },
-    });
+    const failed = await collectTopic(producerLog, `FailedMetadataChangeProposal_v1.${strata.namespace}`);
     try {
       await eventually(
         () => {
-          const reasons = failed
+          const reasons = failed.records
             .filter((record) => record.key === urn)
             .map((record) => serde.failedProposal.decode(record.value).error);
           expect(reasons).toEqual([
@@ -142,7 +135,7 @@ describe('direct producers', () => {
         { timeoutMs: 20_000 },
       );
     } finally {
-      await subscription.stop();
+      await failed.stop();
     }
   });
 });

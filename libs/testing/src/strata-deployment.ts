@@ -60,7 +60,7 @@ export async function startDeployment(
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `strata-${name}-`));
   const namespace = options.namespace ?? randomUUID().slice(0, 8);
-  const base = { ...options.env, DATA_DIR: dataDir };
+  const base = { DATA_DIR: dataDir };
   const started: ServiceProcess[] = [];
   const processes: Record<string, ServiceProcess> = {};
   const launches = new Map<string, ServiceProcessOptions>();
@@ -73,7 +73,7 @@ export async function startDeployment(
   };
   try {
     if (name === 'distributed') {
-      const env = { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace) };
+      const env = { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
       await launch({
         entry: 'apps/gateway/dist/main.js',
@@ -81,8 +81,8 @@ export async function startDeployment(
         env: { ...env, METADATA_WRITER_URL: writer.baseUrl },
       });
     } else {
-      const env =
-        name === 'standalone-kafka' ? { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace) } : base;
+      const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};
+      const env = { ...base, ...kafka, ...options.env };
       await launch({ entry: 'apps/standalone/dist/main.js', name: 'strata', env });
     }
   } catch (error) {
