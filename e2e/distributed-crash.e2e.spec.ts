@@ -82,7 +82,11 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
   }
 
   // Every stored version has its change log (duplicates are allowed: delivery is at least once).
-  const log = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'crash-test-inspector' });
+  const log = new KafkaMessageLog({
+    brokers: broker.brokers,
+    clientId: 'crash-test-inspector',
+    consumer: { maxWaitTimeMs: 100 },
+  });
   const changeLogs = await collectTopic(log, `MetadataChangeLog_Versioned_v1.${strata.namespace}`);
   try {
     const emittedVersions = () => {

@@ -30,7 +30,11 @@ beforeAll(async () => {
   broker = await startKafkaTestBroker();
   strata = await startDeployment('standalone-kafka', { kafkaBrokers: broker.brokers });
   http = new TestHttpClient(strata.baseUrl);
-  producerLog = new KafkaMessageLog({ brokers: broker.brokers, clientId: 'external-producer' });
+  producerLog = new KafkaMessageLog({
+    brokers: broker.brokers,
+    clientId: 'external-producer',
+    consumer: { maxWaitTimeMs: 100 },
+  });
   proposalTopic = `MetadataChangeProposal_v1.${strata.namespace}`;
 });
 
