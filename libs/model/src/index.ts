@@ -46,5 +46,15 @@ export {
   type RecordSchema,
   type UnionSchema,
 } from './record-schema';
+export {
+  EVERY,
+  SEARCHABLE_FIELD_TYPES,
+  relationshipFields,
+  searchableFields,
+  valuesAt,
+  type RelationshipFieldSpec,
+  type SearchableFieldSpec,
+  type SearchableFieldType,
+} from './search-annotations';
 // Aspect value types in Pegasus JSON form, generated from schemas/aspects by tools/codegen (npm run generate).
 export type * from './generated/aspects';
