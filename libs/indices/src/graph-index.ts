@@ -1,0 +1,87 @@
+/**
+ * The relationship graph read model: the edges the aspects of entities imply (`Ownership` → `OwnedBy`, `GlobalTags` →
+ * `TaggedWith`, …), answering DataHub's `GET /relationships`. It is derived from the primary store by the graph hook of
+ * the change-log consumer and can always be rebuilt from there, so it is an index, never a source of truth.
+ *
+ * An edge goes from a source entity (the one holding the aspect) to a destination URN and has a type, the relationship
+ * name. The index keeps, for every (source, aspect), the set of edges that aspect currently implies.
+ *
+ * Invariants every adapter guarantees (and `describeGraphIndexContract` checks):
+ * - **Replace, not append.** {@link GraphIndex.replaceEdges} makes the given edges the whole contribution of that
+ *   (source, aspect): edges it implied before and no longer does are gone. Replaying the same call is therefore
+ *   idempotent, and an empty list removes the aspect's contribution (aspect deleted). Within one call a (type,
+ *   destination) pair given twice is stored once, with the first occurrence's `createdAt`/`createdBy`.
+ * - **Edges are distinct per (type, other end).** When several aspects of one source imply the same edge, queries
+ *   report it once, and it stays until every one of those aspects stops implying it. The row then carries the earliest
+ *   `createdAt` among them (with its `createdBy`); an edge with a `createdAt` wins over one without.
+ * - **Entity removal leaves nothing behind.** {@link GraphIndex.removeEntity} drops every edge from the entity and
+ *   every edge pointing to it.
+ * - **Stable paging.** {@link GraphIndex.relationships} orders matches by (type, entity) ascending, comparing strings
+ *   by Unicode code point (UTF-8 byte order: SQLite's BINARY collation, Elasticsearch's keyword sort); `total` counts
+ *   all matches before paging, and pages cut from that order never overlap or skip.
+ * - **Durable once resolved.** A write that resolved is seen by every later query, also through another handle opened
+ *   on the same data afterwards.
+ */
+export interface GraphIndex {
+  /**
+   * Replaces the edges `aspect` of entity `source` implies with `edges` (all of them: an empty list removes the
+   * aspect's edges). Atomic: a query sees either the old set or the new one.
+   */
+  replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void>;
+
+  /** Removes every edge whose source or destination is `urn` (a hard-deleted entity). Idempotent. */
+  removeEntity(urn: string): Promise<void>;
+
+  /**
+   * The relationships of `query.urn` in one direction, one per distinct (type, other end), ordered by (type, entity),
+   * the page `[start, start + count)` of them. Rejects with `ValidationError` (from `@strata/model`) when `start`
+   * or `count` is not a non-negative integer or the direction is unknown. An unknown URN has `total` 0.
+   */
+  relationships(query: RelationshipQuery): Promise<RelationshipPage>;
+
+  /** Releases the handle; calling it again does nothing. */
+  close(): Promise<void>;
+}
+
+/** One edge an aspect implies, from the entity holding the aspect. */
+export interface GraphEdge {
+  /** Relationship name, e.g. `OwnedBy`. */
+  readonly type: string;
+  /** URN of the other end. */
+  readonly destination: string;
+  /** When the relationship was created (the aspect's audit stamp), epoch milliseconds. */
+  readonly createdAt?: number;
+  /** Actor URN that created it. */
+  readonly createdBy?: string;
+}
+
+/**
+ * `OUTGOING`: `urn` is the edge source (the entity holding the aspect), e.g. the owners of a dataset.
+ * `INCOMING`: `urn` is the destination, e.g. the entities owned by a user.
+ */
+export type RelationshipDirection = 'INCOMING' | 'OUTGOING';
+
+export interface RelationshipQuery {
+  readonly urn: string;
+  readonly direction: RelationshipDirection;
+  /** Relationship names to keep; empty keeps every type. */
+  readonly types: readonly string[];
+  /** Index of the first match to return (0-based). */
+  readonly start: number;
+  /** How many matches to return at most; 0 returns only `total`. */
+  readonly count: number;
+}
+
+export interface RelationshipPage {
+  /** Number of matches before paging. */
+  readonly total: number;
+  readonly relationships: Relationship[];
+}
+
+export interface Relationship {
+  readonly type: string;
+  /** The other end: the destination for `OUTGOING`, the source for `INCOMING`. */
+  readonly entity: string;
+  readonly createdAt?: number;
+  readonly createdBy?: string;
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { ValidationError } from '@strata/model';
+
+import type { GraphIndex } from './graph-index';
+import { SqliteGraphIndex } from './sqlite-graph-index';
+import { describeGraphIndexContract } from './testing';
+
+describeGraphIndexContract('SqliteGraphIndex', {
+  create: () => {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-graph-'));
+    const path = join(directory, 'graph.sqlite');
+    return Promise.resolve({
+      index: new SqliteGraphIndex({ path }),
+      reopen: () => Promise.resolve(new SqliteGraphIndex({ path })),
+      dispose: () => {
+        rmSync(directory, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    });
+  },
+});
+
+describe('SqliteGraphIndex', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function openFile(): { index: GraphIndex; path: string } {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-graph-'));
+    const path = join(directory, 'graph.sqlite');
+    const index = new SqliteGraphIndex({ path });
+    cleanups.push(async () => {
+      await index.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    return { index, path };
+  }
+
+  it('keeps one row per (source, aspect, type, destination), with both directions indexed, in WAL mode', async () => {
+    const { index, path } = openFile();
+    await index.replaceEdges('urn:li:dataset:d', 'ownership', [
+      { type: 'OwnedBy', destination: 'urn:li:corpuser:u', createdAt: 1, createdBy: 'urn:li:corpuser:w' },
+      { type: 'OwnedBy', destination: 'urn:li:corpuser:u', createdAt: 2 },
+    ]);
+    await index.replaceEdges('urn:li:dataset:d', 'globalTags', [{ type: 'TaggedWith', destination: 'urn:li:tag:t' }]);
+
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT * FROM edges ORDER BY aspect').all()).toEqual([
+        {
+          source: 'urn:li:dataset:d',
+          aspect: 'globalTags',
+          type: 'TaggedWith',
+          destination: 'urn:li:tag:t',
+          created_at: null,
+          created_by: null,
+        },
+        {
+          source: 'urn:li:dataset:d',
+          aspect: 'ownership',
+          type: 'OwnedBy',
+          destination: 'urn:li:corpuser:u',
+          created_at: 1,
+          created_by: 'urn:li:corpuser:w',
+        },
+      ]);
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges'").all();
+      expect(indexes).toEqual(
+        expect.arrayContaining([{ name: 'edges_source_type' }, { name: 'edges_destination_type' }]),
+      );
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers INCOMING queries from the destination index', () => {
+    const { path } = openFile();
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = db
+        .prepare('EXPLAIN QUERY PLAN SELECT source FROM edges WHERE destination = ? AND type = ?')
+        .all('urn:li:corpuser:u', 'OwnedBy') as { detail: string }[];
+      expect(plan.map((step) => step.detail).join('\n')).toContain('edges_destination_type');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rejects an unknown direction with ValidationError', async () => {
+    const { index } = openFile();
+    const query = { urn: 'urn:li:corpuser:u', direction: 'SIDEWAYS' as 'INCOMING', types: [], start: 0, count: 10 };
+    await expect(index.relationships(query)).rejects.toBeInstanceOf(ValidationError);
+    await expect(index.relationships(query)).rejects.toThrow('Invalid relationship direction SIDEWAYS');
+  });
+
+  it('works in memory, and rejects every call once closed', async () => {
+    const index = new SqliteGraphIndex({ path: ':memory:' });
+    await index.replaceEdges('urn:li:dataset:d', 'ownership', [{ type: 'OwnedBy', destination: 'urn:li:corpuser:u' }]);
+    const query = { urn: 'urn:li:corpuser:u', direction: 'INCOMING' as const, types: [], start: 0, count: 10 };
+    expect((await index.relationships(query)).total).toBe(1);
+    await index.close();
+    await index.close();
+    await expect(index.relationships(query)).rejects.toThrow();
+    await expect(index.removeEntity('urn:li:corpuser:u')).rejects.toThrow();
+  });
+});

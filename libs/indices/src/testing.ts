@@ -1,0 +1,464 @@
+import { randomUUID } from 'node:crypto';
+
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ValidationError } from '@strata/model';
+
+import type { GraphEdge, GraphIndex, Relationship, RelationshipQuery } from './graph-index';
+
+/** What {@link describeGraphIndexContract} needs from an adapter. */
+export interface GraphIndexContractFactory {
+  /**
+   * Opens an index for one test. Called once per test; the suite closes what it returns, then calls `dispose`. The
+   * suite uses URNs unique to the run, so a shared engine (one Elasticsearch cluster) need not be emptied between
+   * tests.
+   */
+  create(): Promise<GraphIndexUnderTest>;
+}
+
+/** One test's index, and how to reach the same data again. */
+export interface GraphIndexUnderTest {
+  readonly index: GraphIndex;
+  /**
+   * Opens another handle on the same data (same file, same cluster and index name), as another process would. Called
+   * after `index` was closed (durability); the suite closes every handle it gets. `close()` must tolerate being called
+   * again.
+   */
+  reopen(): Promise<GraphIndex>;
+  /** Releases whatever `create` set up besides the index (temporary files, an index to drop). Called last. */
+  dispose?(): Promise<void>;
+}
+
+/**
+ * The graph-index contract (the invariants stated on {@link GraphIndex}), as one jest `describe` block to run against
+ * every adapter: `describeGraphIndexContract('SqliteGraphIndex', { create: async () => … })`. It assumes nothing
+ * beyond the port: every read goes through `relationships`.
+ */
+export function describeGraphIndexContract(name: string, factory: GraphIndexContractFactory): void {
+  // Per-run prefix, so that URNs never collide with data an earlier run left in a shared engine.
+  const runId = randomUUID().slice(0, 8);
+  let sequence = 0;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  function newUrn(type = 'dataset'): string {
+    sequence += 1;
+    return `urn:li:${type}:contract-${runId}-${String(sequence).padStart(4, '0')}`;
+  }
+
+  async function open(): Promise<{ index: GraphIndex; reopen: () => Promise<GraphIndex> }> {
+    const underTest = await factory.create();
+    const handles: GraphIndex[] = [underTest.index];
+    cleanups.push(async () => {
+      for (const handle of handles.reverse()) await handle.close();
+      await underTest.dispose?.();
+    });
+    return {
+      index: underTest.index,
+      reopen: async () => {
+        const handle = await underTest.reopen();
+        handles.push(handle);
+        return handle;
+      },
+    };
+  }
+
+  afterEach(async () => {
+    const pending = cleanups.splice(0);
+    for (const cleanup of pending) await cleanup();
+  });
+
+  /** Every relationship of `urn` in one direction (all types, one large page). */
+  async function all(
+    index: GraphIndex,
+    urn: string,
+    direction: RelationshipQuery['direction'],
+    types: readonly string[] = [],
+  ): Promise<{ total: number; relationships: Relationship[] }> {
+    return index.relationships({ urn, direction, types, start: 0, count: 1000 });
+  }
+
+  describe(`${name} satisfies the GraphIndex contract`, () => {
+    describe('directions', () => {
+      it('answers OUTGOING with the destinations of the edges the urn is the source of', async () => {
+        const { index } = await open();
+        const dataset = newUrn();
+        const [owner, tag] = [newUrn('corpuser'), newUrn('tag')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 10, actor)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag)]);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'OwnedBy', entity: owner, createdAt: 10, createdBy: actor },
+            { type: 'TaggedWith', entity: tag },
+          ],
+        });
+      });
+
+      it('answers INCOMING with the sources of the edges pointing to the urn', async () => {
+        const { index } = await open();
+        const [first, second] = [newUrn(), newUrn()];
+        const owner = newUrn('corpuser');
+        await index.replaceEdges(second, 'ownership', [edge('OwnedBy', owner)]);
+        await index.replaceEdges(first, 'ownership', [edge('OwnedBy', owner)]);
+
+        expect(await all(index, owner, 'INCOMING')).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'OwnedBy', entity: first },
+            { type: 'OwnedBy', entity: second },
+          ],
+        });
+        expect(await all(index, owner, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, first, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+      });
+
+      it('answers total 0 and no relationships for a URN it has never seen', async () => {
+        const { index } = await open();
+        await index.replaceEdges(newUrn(), 'ownership', [edge('OwnedBy', newUrn('corpuser'))]);
+        const unknown = newUrn();
+
+        expect(await all(index, unknown, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, unknown, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+      });
+    });
+
+    describe('type filter', () => {
+      async function fixture(): Promise<{ index: GraphIndex; dataset: string; targets: Record<string, string> }> {
+        const { index } = await open();
+        const dataset = newUrn();
+        const targets = { OwnedBy: newUrn('corpuser'), TaggedWith: newUrn('tag'), AssociatedWith: newUrn('domain') };
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', targets.OwnedBy)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', targets.TaggedWith)]);
+        await index.replaceEdges(dataset, 'domains', [edge('AssociatedWith', targets.AssociatedWith)]);
+        return { index, dataset, targets };
+      }
+
+      it('keeps only the one type asked for', async () => {
+        const { index, dataset, targets } = await fixture();
+        expect(await all(index, dataset, 'OUTGOING', ['TaggedWith'])).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: targets.TaggedWith }],
+        });
+      });
+
+      it('keeps every type of several asked for, ignoring names that match nothing', async () => {
+        const { index, dataset, targets } = await fixture();
+        expect(await all(index, dataset, 'OUTGOING', ['TaggedWith', 'OwnedBy', 'NoSuchRelationship'])).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'OwnedBy', entity: targets.OwnedBy },
+            { type: 'TaggedWith', entity: targets.TaggedWith },
+          ],
+        });
+      });
+
+      it('keeps every type when the list is empty, and none when only unknown types are asked for', async () => {
+        const { index, dataset } = await fixture();
+        expect((await all(index, dataset, 'OUTGOING', [])).total).toBe(3);
+        expect(await all(index, dataset, 'OUTGOING', ['NoSuchRelationship'])).toEqual({ total: 0, relationships: [] });
+      });
+
+      it('filters INCOMING relationships by type as well', async () => {
+        const { index } = await open();
+        const [dataset, group] = [newUrn(), newUrn('corpGroup')];
+        const user = newUrn('corpuser');
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', user)]);
+        await index.replaceEdges(group, 'corpGroupInfo', [edge('IsPartOf', user)]);
+
+        expect(await all(index, user, 'INCOMING', ['IsPartOf'])).toEqual({
+          total: 1,
+          relationships: [{ type: 'IsPartOf', entity: group }],
+        });
+      });
+    });
+
+    describe('replacing', () => {
+      it("drops the edges an aspect no longer implies, and leaves other aspects' edges alone", async () => {
+        const { index } = await open();
+        const dataset = newUrn();
+        const [kept, dropped, added, tag] = [
+          newUrn('corpuser'),
+          newUrn('corpuser'),
+          newUrn('corpGroup'),
+          newUrn('tag'),
+        ];
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', kept), edge('OwnedBy', dropped)]);
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', kept), edge('OwnedBy', added)]);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 3,
+          relationships: sorted([
+            { type: 'OwnedBy', entity: kept },
+            { type: 'OwnedBy', entity: added },
+            { type: 'TaggedWith', entity: tag },
+          ]),
+        });
+        expect(await all(index, dropped, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+      });
+
+      it('removes all of an aspect’s edges when given an empty list', async () => {
+        const { index } = await open();
+        const dataset = newUrn();
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', newUrn('corpuser'))]);
+        await index.replaceEdges(dataset, 'ownership', []);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+      });
+
+      it('replaces the created stamp of an edge the aspect still implies', async () => {
+        const { index } = await open();
+        const [dataset, owner] = [newUrn(), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 1, actor)]);
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 2, otherActor)]);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: owner, createdAt: 2, createdBy: otherActor }],
+        });
+      });
+
+      it('is idempotent: replaying the same change leaves the same edges', async () => {
+        const { index } = await open();
+        const dataset = newUrn();
+        const edges = [edge('OwnedBy', newUrn('corpuser'), 5, actor), edge('OwnedBy', newUrn('corpuser'), 6, actor)];
+        await index.replaceEdges(dataset, 'ownership', edges);
+        const once = await all(index, dataset, 'OUTGOING');
+        await index.replaceEdges(dataset, 'ownership', edges);
+        await index.replaceEdges(dataset, 'ownership', edges);
+
+        expect(once.total).toBe(2);
+        expect(await all(index, dataset, 'OUTGOING')).toEqual(once);
+      });
+
+      it('stores a (type, destination) given twice in one call once, with the first occurrence’s stamp', async () => {
+        const { index } = await open();
+        const [dataset, owner] = [newUrn(), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [
+          edge('OwnedBy', owner, 7, actor),
+          edge('OwnedBy', owner, 8, otherActor),
+        ]);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: owner, createdAt: 7, createdBy: actor }],
+        });
+        expect((await all(index, owner, 'INCOMING')).total).toBe(1);
+      });
+
+      it('keeps edges of the same destination under different types apart', async () => {
+        const { index } = await open();
+        const [group, user] = [newUrn('corpGroup'), newUrn('corpuser')];
+        await index.replaceEdges(group, 'corpGroupInfo', [edge('OwnedBy', user), edge('IsPartOf', user)]);
+
+        expect(await all(index, user, 'INCOMING')).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'IsPartOf', entity: group },
+            { type: 'OwnedBy', entity: group },
+          ],
+        });
+      });
+    });
+
+    describe('the same edge from several aspects', () => {
+      it('is reported once, with the earliest created stamp among the aspects', async () => {
+        const { index } = await open();
+        const [dataset, tag] = [newUrn(), newUrn('tag')];
+        await index.replaceEdges(dataset, 'schemaMetadata', [edge('TaggedWith', tag, 20, otherActor)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag, 10, actor)]);
+        await index.replaceEdges(dataset, 'editableSchemaMetadata', [edge('TaggedWith', tag)]);
+
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: tag, createdAt: 10, createdBy: actor }],
+        });
+        expect(await all(index, tag, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: dataset, createdAt: 10, createdBy: actor }],
+        });
+      });
+
+      it('survives until the last aspect implying it stops, the stamp following the aspects that remain', async () => {
+        const { index } = await open();
+        const [dataset, tag] = [newUrn(), newUrn('tag')];
+        await index.replaceEdges(dataset, 'schemaMetadata', [edge('TaggedWith', tag, 20, otherActor)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag, 10, actor)]);
+        await index.replaceEdges(dataset, 'editableSchemaMetadata', [edge('TaggedWith', tag)]);
+
+        await index.replaceEdges(dataset, 'globalTags', []);
+        expect(await all(index, tag, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: dataset, createdAt: 20, createdBy: otherActor }],
+        });
+
+        await index.replaceEdges(dataset, 'schemaMetadata', []);
+        expect(await all(index, tag, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: dataset }],
+        });
+
+        await index.replaceEdges(dataset, 'editableSchemaMetadata', []);
+        expect(await all(index, tag, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+      });
+    });
+
+    describe('removing an entity', () => {
+      it('removes every edge from it and every edge pointing to it, and nothing else', async () => {
+        const { index } = await open();
+        const [removed, other, pointing] = [newUrn('corpuser'), newUrn('corpuser'), newUrn()];
+        const [group, bystander] = [newUrn('corpGroup'), newUrn()];
+        await index.replaceEdges(removed, 'groupMembership', [edge('IsMemberOfGroup', group)]);
+        await index.replaceEdges(pointing, 'ownership', [edge('OwnedBy', removed), edge('OwnedBy', other)]);
+        await index.replaceEdges(bystander, 'ownership', [edge('OwnedBy', other)]);
+
+        await index.removeEntity(removed);
+
+        expect(await all(index, removed, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, removed, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, group, 'INCOMING')).toEqual({ total: 0, relationships: [] });
+        expect(await all(index, pointing, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: other }],
+        });
+        expect((await all(index, other, 'INCOMING')).total).toBe(2);
+      });
+
+      it('is idempotent, and a no-op for an unknown URN', async () => {
+        const { index } = await open();
+        const [dataset, owner] = [newUrn(), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner)]);
+
+        await index.removeEntity(newUrn());
+        expect((await all(index, owner, 'INCOMING')).total).toBe(1);
+        await index.removeEntity(owner);
+        await index.removeEntity(owner);
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({ total: 0, relationships: [] });
+      });
+    });
+
+    describe('paging', () => {
+      async function fixture(): Promise<{ index: GraphIndex; owner: string; expected: Relationship[] }> {
+        const { index } = await open();
+        const owner = newUrn('corpuser');
+        const owned = Array.from({ length: 7 }, () => newUrn());
+        // Written out of order, and under two types whose entities sort the other way round (mlModel > dataset), so
+        // that the order can only come from sorting by type first, then entity.
+        for (const urn of [...owned].reverse()) {
+          await index.replaceEdges(urn, 'ownership', [edge('OwnedBy', owner)]);
+        }
+        const [firstEditor, secondEditor] = [newUrn('mlModel'), newUrn('mlModel')];
+        await index.replaceEdges(secondEditor, 'ownership', [edge('DataOwnedBy', owner)]);
+        await index.replaceEdges(firstEditor, 'ownership', [edge('DataOwnedBy', owner)]);
+        const expected = [
+          { type: 'DataOwnedBy', entity: firstEditor },
+          { type: 'DataOwnedBy', entity: secondEditor },
+          ...owned.map((entity) => ({ type: 'OwnedBy', entity })),
+        ];
+        return { index, owner, expected };
+      }
+
+      function page(owner: string, start: number, count: number): RelationshipQuery {
+        return { urn: owner, direction: 'INCOMING', types: [], start, count };
+      }
+
+      it('orders by (type, entity) ascending and counts every match in total', async () => {
+        const { index, owner, expected } = await fixture();
+        expect(expected).toEqual(sorted(expected));
+        expect(await index.relationships(page(owner, 0, 100))).toEqual({ total: 9, relationships: expected });
+      });
+
+      it('cuts pages from that order with start and count, neither overlapping nor skipping', async () => {
+        const { index, owner, expected } = await fixture();
+        const pages = [];
+        for (let start = 0; start < 9; start += 4) pages.push(await index.relationships(page(owner, start, 4)));
+
+        expect(pages.map((answer) => answer.total)).toEqual([9, 9, 9]);
+        expect(pages.map((answer) => answer.relationships.length)).toEqual([4, 4, 1]);
+        expect(pages.flatMap((answer) => answer.relationships)).toEqual(expected);
+        expect(await index.relationships(page(owner, 3, 2))).toEqual({ total: 9, relationships: expected.slice(3, 5) });
+      });
+
+      it('answers the same page the same way every time', async () => {
+        const { index, owner } = await fixture();
+        const first = await index.relationships(page(owner, 2, 3));
+        expect(await index.relationships(page(owner, 2, 3))).toEqual(first);
+      });
+
+      it('returns only the total for count 0 and an empty page past the end', async () => {
+        const { index, owner } = await fixture();
+        expect(await index.relationships(page(owner, 0, 0))).toEqual({ total: 9, relationships: [] });
+        expect(await index.relationships(page(owner, 9, 5))).toEqual({ total: 9, relationships: [] });
+        expect(await index.relationships(page(owner, 50, 5))).toEqual({ total: 9, relationships: [] });
+      });
+
+      it('pages within a type filter, the total counting the filtered matches only', async () => {
+        const { index, owner, expected } = await fixture();
+        expect(await index.relationships({ ...page(owner, 1, 3), types: ['OwnedBy'] })).toEqual({
+          total: 7,
+          relationships: expected.slice(3, 6),
+        });
+      });
+
+      it('rejects a negative or fractional start or count with ValidationError', async () => {
+        const { index } = await open();
+        const owner = newUrn('corpuser');
+        await expect(index.relationships(page(owner, -1, 10))).rejects.toBeInstanceOf(ValidationError);
+        await expect(index.relationships(page(owner, 0, -1))).rejects.toBeInstanceOf(ValidationError);
+        await expect(index.relationships(page(owner, 0.5, 10))).rejects.toBeInstanceOf(ValidationError);
+        await expect(index.relationships(page(owner, 0, 1.5))).rejects.toBeInstanceOf(ValidationError);
+      });
+    });
+
+    describe('durability', () => {
+      it('keeps every resolved write across closing and reopening', async () => {
+        const { index, reopen } = await open();
+        const [dataset, gone] = [newUrn(), newUrn()];
+        const [owner, tag, removed] = [newUrn('corpuser'), newUrn('tag'), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 3, actor), edge('OwnedBy', removed)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(gone, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(gone, 'globalTags', []);
+        await index.removeEntity(removed);
+        await index.close();
+
+        const reopened = await reopen();
+        expect(await all(reopened, dataset, 'OUTGOING')).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'OwnedBy', entity: owner, createdAt: 3, createdBy: actor },
+            { type: 'TaggedWith', entity: tag },
+          ],
+        });
+        expect(await all(reopened, tag, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: dataset }],
+        });
+      });
+    });
+  });
+}
+
+const actor = 'urn:li:corpuser:contract-writer';
+const otherActor = 'urn:li:corpuser:contract-other-writer';
+
+function edge(type: string, destination: string, createdAt?: number, createdBy?: string): GraphEdge {
+  return {
+    type,
+    destination,
+    ...(createdAt === undefined ? {} : { createdAt }),
+    ...(createdBy === undefined ? {} : { createdBy }),
+  };
+}
+
+/** Relationships in the order the port promises: (type, entity) ascending by code point (test strings are ASCII). */
+function sorted(relationships: readonly Relationship[]): Relationship[] {
+  const key = (relationship: Relationship): [string, string] => [relationship.type, relationship.entity];
+  return [...relationships].sort((a, b) => {
+    const [aType, aEntity] = key(a);
+    const [bType, bEntity] = key(b);
+    if (aType !== bType) return aType < bType ? -1 : 1;
+    return aEntity < bEntity ? -1 : aEntity > bEntity ? 1 : 0;
+  });
+}
