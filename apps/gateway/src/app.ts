@@ -3,13 +3,43 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { readSchemas } from '@strata/schemas';
-import { createEntityRegistry } from '@strata/model';
+import { createEntityRegistry, UNKNOWN_ACTOR_URN } from '@strata/model';
 import { createEventSerde, topicNamesFrom } from '@strata/events';
 import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
 import { fetchRouteTable, listen, proxyRoutes, type RunnableService, type RunningServer } from '@strata/http';
 import { kafkaSettings } from '@strata/config';
 import type { GatewayConfig } from './config';
-import { createGatewayService, type GatewayService } from './gateway-service';
+import { createGatewayService, type GatewayService, type GatewayServiceOptions } from './gateway-service';
+
+/** The settings {@link gatewayServiceFrom} reads: the gateway's own, wherever it runs. */
+export type GatewaySettings = Pick<
+  GatewayConfig,
+  | 'ASYNC_INGEST_DEFAULT'
+  | 'INGEST_TIMEOUT_MS'
+  | 'MAX_BODY_BYTES'
+  | 'INGESTION_MAX_SERIALIZED_STRING_LENGTH'
+  | 'INGEST_MAX_BATCH_PROPOSALS'
+>;
+
+/**
+ * Builds the gateway from its settings and the clients its process shares: the one place both the gateway alone and
+ * the standalone process turn configuration into gateway options.
+ */
+export function gatewayServiceFrom(
+  settings: GatewaySettings,
+  shared: Pick<GatewayServiceOptions, 'log' | 'registry' | 'serde' | 'topics' | 'ownedElsewhere' | 'logger'>,
+): GatewayService {
+  return createGatewayService({
+    ...shared,
+    newId: randomUUID,
+    anonymousActor: UNKNOWN_ACTOR_URN,
+    asyncIngestByDefault: settings.ASYNC_INGEST_DEFAULT,
+    outcomeTimeoutMs: settings.INGEST_TIMEOUT_MS,
+    maxBodyBytes: settings.MAX_BODY_BYTES,
+    maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
+    maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
+  });
+}
 
 /**
  * The composition root of the gateway running alone: picks the log (Kafka when KAFKA_BROKERS is set), learns the
@@ -32,20 +62,13 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
   return {
     async start() {
       const writerRoutes = await fetchRouteTable(config.METADATA_WRITER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS);
-      gateway = createGatewayService({
+      gateway = gatewayServiceFrom(config, {
         log,
         registry: createEntityRegistry(schemas),
         serde: createEventSerde(schemas),
         topics: topicNamesFrom(config),
         ownedElsewhere: proxyRoutes(writerRoutes, config.METADATA_WRITER_URL, 'metadata-writer'),
-        newId: randomUUID,
         logger,
-        anonymousActor: 'urn:li:corpuser:UNKNOWN',
-        asyncIngestByDefault: config.ASYNC_INGEST_DEFAULT,
-        outcomeTimeoutMs: config.INGEST_TIMEOUT_MS,
-        maxBodyBytes: config.MAX_BODY_BYTES,
-        maxAspectBytes: config.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
-        maxBatchProposals: config.INGEST_MAX_BATCH_PROPOSALS,
       });
       await gateway.start();
       server = await listen(gateway.app, config.HOST, config.PORT);

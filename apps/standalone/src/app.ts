@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -6,17 +5,12 @@ import { readSchemas } from '@strata/schemas';
 import { createEntityRegistry } from '@strata/model';
 import { createEventSerde, topicNamesFrom } from '@strata/events';
 import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
-import { MongoAspectStore, SqliteAspectStore, type AspectStore } from '@strata/store';
+import type { AspectStore } from '@strata/store';
 import { listen, type RunnableService, type RunningServer } from '@strata/http';
 import { kafkaSettings } from '@strata/config';
-import { createGatewayService, type GatewayService } from '@strata/gateway';
-import { createMetadataWriterService, type MetadataWriterService } from '@strata/metadata-writer';
+import { gatewayServiceFrom, type GatewayService } from '@strata/gateway';
+import { openMetadataWriter, type MetadataWriterService } from '@strata/metadata-writer';
 import type { StandaloneConfig } from './config';
-
-/** Actor of requests while authentication is off, and of default aspects (DataHub shows `urn:li:corpuser:UNKNOWN`). */
-const anonymousActor = 'urn:li:corpuser:UNKNOWN';
-/** Actor recorded for proposals produced straight onto the log without one. */
-const systemActor = 'urn:li:corpuser:__datahub_system';
 
 /**
  * The composition root of the standalone process: every service in one process. The embedded engines by default, each
@@ -44,37 +38,22 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
   let server: RunningServer | undefined;
   return {
     async start() {
-      const openedStore = config.MONGODB_URI
-        ? await MongoAspectStore.connect({ uri: config.MONGODB_URI, database: config.MONGODB_DATABASE })
-        : new SqliteAspectStore({ path: join(config.DATA_DIR, 'metadata-writer.sqlite') });
-      store = openedStore;
-      writer = createMetadataWriterService({
+      const opened = await openMetadataWriter(config, {
         log,
-        store: openedStore,
         registry,
         serde,
         topics,
-        now: () => Date.now(),
         logger: logger.child({ component: 'metadata-writer' }),
-        groupId: config.WRITER_GROUP_ID,
-        systemActor,
-        maxAspectBytes: config.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
-        maxBatchSize: config.WRITER_MAX_BATCH_SIZE,
       });
-      gateway = createGatewayService({
+      store = opened.store;
+      writer = opened.service;
+      gateway = gatewayServiceFrom(config, {
         log,
         registry,
         serde,
         topics,
         ownedElsewhere: writer.routes,
-        newId: randomUUID,
         logger: logger.child({ component: 'gateway' }),
-        anonymousActor,
-        asyncIngestByDefault: config.ASYNC_INGEST_DEFAULT,
-        outcomeTimeoutMs: config.INGEST_TIMEOUT_MS,
-        maxBodyBytes: config.MAX_BODY_BYTES,
-        maxAspectBytes: config.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
-        maxBatchProposals: config.INGEST_MAX_BATCH_PROPOSALS,
       });
       await writer.start();
       await gateway.start();

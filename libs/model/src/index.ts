@@ -58,3 +58,4 @@ export {
 } from './search-annotations';
 // Aspect value types in Pegasus JSON form, generated from schemas/aspects by tools/codegen (npm run generate).
 export type * from './generated/aspects';
+export { SYSTEM_ACTOR_URN, UNKNOWN_ACTOR_URN } from './actors';
