@@ -8,3 +8,38 @@ export type {
 } from './graph-index';
 export { SqliteGraphIndex } from './sqlite-graph-index';
 export type { SqliteGraphIndexOptions } from './sqlite-graph-index';
+export type {
+  AutocompletePage,
+  AutocompleteRequest,
+  BrowseEntity,
+  BrowseGroup,
+  BrowsePage,
+  BrowseRequest,
+  Condition,
+  Criterion,
+  DocumentWrite,
+  FacetResult,
+  FieldContribution,
+  FieldValue,
+  Filter,
+  MatchedField,
+  SearchDocument,
+  SearchHit,
+  SearchIndex,
+  SearchPage,
+  SearchRequest,
+} from './search-index';
+export { CONDITIONS, MAX_FACET_VALUES } from './search-index';
+export {
+  BROWSE_PATHS_FIELD,
+  createSearchSchema,
+  REMOVED_FIELD,
+  URN_FIELD,
+  type EntitySearchSchema,
+  type IndexField,
+  type SearchSchema,
+} from './search-schema';
+export { analyze, parseSearchQuery, type QueryNode } from './search-query';
+export { documentFields, MAX_PAGE_SIZE } from './search-documents';
+export { SqliteSearchIndex } from './sqlite-search-index';
+export type { SqliteSearchIndexOptions } from './sqlite-search-index';

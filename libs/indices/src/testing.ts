@@ -462,3 +462,10 @@ function sorted(relationships: readonly Relationship[]): Relationship[] {
     return aEntity < bEntity ? -1 : aEntity > bEntity ? 1 : 0;
   });
 }
+
+export {
+  datasetDocument,
+  describeSearchIndexContract,
+  type SearchIndexContractFactory,
+  type SearchIndexUnderTest,
+} from './search-index-contract';

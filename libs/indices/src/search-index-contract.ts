@@ -1,0 +1,483 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { ValidationError } from '@strata/model';
+
+import type { Criterion, FieldContribution, SearchDocument, SearchIndex } from './search-index';
+import type { SearchSchema } from './search-schema';
+
+/** What {@link describeSearchIndexContract} needs from an adapter. */
+export interface SearchIndexContractFactory {
+  /** The schema the suite's documents follow (built from the real registry). */
+  readonly schema: SearchSchema;
+  /**
+   * Opens an empty index for one test (a fresh file; on a shared Elasticsearch cluster, indices under a name prefix
+   * of the test's own). The suite closes what it returns, then calls `dispose`.
+   */
+  create(): Promise<SearchIndexUnderTest>;
+}
+
+export interface SearchIndexUnderTest {
+  readonly index: SearchIndex;
+  /** Opens another handle on the same data, as another process would (called after `index` was closed). */
+  reopen(): Promise<SearchIndex>;
+  /** Releases what `create` set up besides the index (files, indices to drop). Called last. */
+  dispose?(): Promise<void>;
+}
+
+interface DatasetFixture {
+  readonly name: string;
+  readonly platform?: string;
+  readonly origin?: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  readonly owners?: readonly string[];
+  readonly removed?: boolean;
+  readonly browsePaths?: readonly string[];
+  readonly createdAt?: number;
+}
+
+/** A dataset document as the search indexer builds it from the dataset's aspects. */
+export function datasetDocument(fixture: DatasetFixture): SearchDocument {
+  const platform = fixture.platform ?? 'hive';
+  const origin = fixture.origin ?? 'PROD';
+  const urn = `urn:li:dataset:(urn:li:dataPlatform:${platform},${fixture.name},${origin})`;
+  const aspects: Record<string, FieldContribution> = {
+    datasetKey: { platform: [`urn:li:dataPlatform:${platform}`], id: [fixture.name], origin: [origin] },
+    dataPlatformInstance: { platform: [`urn:li:dataPlatform:${platform}`] },
+  };
+  if (fixture.description !== undefined || fixture.createdAt !== undefined) {
+    aspects['datasetProperties'] = {
+      ...(fixture.description === undefined ? {} : { description: [fixture.description], hasDescription: [true] }),
+      ...(fixture.createdAt === undefined ? {} : { createdAt: [fixture.createdAt] }),
+    };
+  }
+  if (fixture.tags !== undefined) {
+    aspects['globalTags'] = {
+      tags: fixture.tags.map((tag) => `urn:li:tag:${tag}`),
+      hasTags: [fixture.tags.length > 0],
+    };
+  }
+  if (fixture.owners !== undefined) {
+    aspects['ownership'] = {
+      owners: fixture.owners.map((owner) => `urn:li:corpuser:${owner}`),
+      hasOwners: [fixture.owners.length > 0],
+    };
+  }
+  if (fixture.removed !== undefined) aspects['status'] = { removed: [fixture.removed] };
+  if (fixture.browsePaths !== undefined) aspects['browsePaths'] = { browsePaths: [...fixture.browsePaths] };
+  return { urn, entityType: 'dataset', aspects };
+}
+
+/**
+ * The search-index contract (the semantics stated on {@link SearchIndex}), as one jest `describe` block to run
+ * against every adapter. Every read goes through the port.
+ */
+export function describeSearchIndexContract(name: string, factory: SearchIndexContractFactory): void {
+  const cleanups: (() => Promise<void>)[] = [];
+
+  async function open(): Promise<{ index: SearchIndex; reopen: () => Promise<SearchIndex> }> {
+    const underTest = await factory.create();
+    const handles: SearchIndex[] = [underTest.index];
+    cleanups.push(async () => {
+      for (const handle of handles.reverse()) await handle.close();
+      await underTest.dispose?.();
+    });
+    return {
+      index: underTest.index,
+      reopen: async () => {
+        const handle = await underTest.reopen();
+        handles.push(handle);
+        return handle;
+      },
+    };
+  }
+
+  async function openWith(...fixtures: DatasetFixture[]): Promise<SearchIndex> {
+    const { index } = await open();
+    await index.write(fixtures.map((fixture) => ({ put: datasetDocument(fixture) })));
+    return index;
+  }
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  const urnOf = (fixtureName: string, platform = 'hive', origin = 'PROD'): string =>
+    `urn:li:dataset:(urn:li:dataPlatform:${platform},${fixtureName},${origin})`;
+
+  async function searchUrns(
+    index: SearchIndex,
+    input: string,
+    filter: readonly (readonly Criterion[])[] = [],
+  ): Promise<string[]> {
+    const page = await index.search({ entityType: 'dataset', input, filter, start: 0, count: 100 });
+    return page.hits.map((hit) => hit.urn);
+  }
+
+  const criterion = (
+    field: string,
+    values: string[],
+    condition: Criterion['condition'] = 'EQUAL',
+    negated = false,
+  ): Criterion => ({ field, values, condition, negated });
+
+  describe(`${name} satisfies the SearchIndex contract`, () => {
+    describe('documents', () => {
+      it('returns the documents it stores, replaces them whole, and removes them', async () => {
+        const { index } = await open();
+        const first = datasetDocument({ name: 'db.first', description: 'one', tags: ['A'] });
+        await index.write([{ put: first }]);
+        expect(await index.documents([first.urn, urnOf('db.absent')])).toEqual(new Map([[first.urn, first]]));
+
+        const replaced = datasetDocument({ name: 'db.first', description: 'two' });
+        await index.write([{ put: replaced }]);
+        expect((await index.documents([first.urn])).get(first.urn)).toEqual(replaced);
+        expect(await searchUrns(index, 'one')).toEqual([]);
+        expect(await searchUrns(index, 'tags:A')).toEqual([]);
+        expect(await searchUrns(index, 'two')).toEqual([first.urn]);
+
+        await index.write([{ remove: first.urn }, { remove: urnOf('db.never') }]);
+        expect(await index.documents([first.urn])).toEqual(new Map());
+        expect(await searchUrns(index, '*')).toEqual([]);
+      });
+
+      it('applies a write call all or nothing', async () => {
+        const { index } = await open();
+        const kept = datasetDocument({ name: 'db.kept' });
+        await expect(
+          index.write([{ put: kept }, { put: { urn: 'urn:li:nonsense:x', entityType: 'nonsense', aspects: {} } }]),
+        ).rejects.toThrow(ValidationError);
+        expect(await index.documents([kept.urn])).toEqual(new Map());
+      });
+
+      it('keeps what it stored across handles', async () => {
+        const { index, reopen } = await open();
+        await index.write([{ put: datasetDocument({ name: 'db.durable', description: 'kept' }) }]);
+        await index.close();
+        const again = await reopen();
+        expect(await searchUrns(again, 'kept')).toEqual([urnOf('db.durable')]);
+      });
+    });
+
+    describe('query text', () => {
+      const fixtures: DatasetFixture[] = [
+        { name: 'sales.orders', description: 'Every order placed in the shop', tags: ['Engineering'], owners: ['ann'] },
+        { name: 'sales.customers', description: 'Customer master data', tags: ['Finance'], owners: ['bob'] },
+        { name: 'hr.employees', description: 'People and their orders of merit', owners: ['ann'] },
+        { name: 'SampleHdfsDataset', platform: 'hdfs', description: 'Sample data' },
+      ];
+
+      it('matches a word in any default field, ignoring case and accents', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'ORDERS')).toEqual([urnOf('sales.orders'), urnOf('hr.employees')]);
+        expect(await searchUrns(index, 'mastér')).toEqual([urnOf('sales.customers')]);
+      });
+
+      it('ANDs the terms, with or without AND', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'orders sales')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, 'orders AND sales')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, 'orders nothing')).toEqual([]);
+      });
+
+      it('ORs with OR, negates with NOT and -, and groups with parentheses', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'customers OR employees')).toEqual(
+          [urnOf('hr.employees'), urnOf('sales.customers')].sort(),
+        );
+        expect(await searchUrns(index, 'orders NOT merit')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, 'orders -merit')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, '-sales')).toEqual([urnOf('SampleHdfsDataset', 'hdfs'), urnOf('hr.employees')]);
+        expect(await searchUrns(index, '(customers OR employees) ann')).toEqual([]);
+        expect(await searchUrns(index, '(customers OR employees) AND owners:ann')).toEqual([urnOf('hr.employees')]);
+      });
+
+      it('matches `field:value` in that field only, a URN field by its parts', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'tags:Engineering')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, 'tags:urn:li:tag:Finance')).toEqual([urnOf('sales.customers')]);
+        expect(await searchUrns(index, 'owners:ann')).toEqual([urnOf('hr.employees'), urnOf('sales.orders')].sort());
+        expect(await searchUrns(index, 'platform:hdfs')).toEqual([urnOf('SampleHdfsDataset', 'hdfs')]);
+        expect(await searchUrns(index, 'description:sales')).toEqual([]);
+        expect(await searchUrns(index, 'tags:"Engineering"')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, 'owners:(bob OR ann) customers')).toEqual([urnOf('sales.customers')]);
+      });
+
+      it('leaves fields that are not queried by default out of plain terms', async () => {
+        const index = await openWith(...fixtures);
+        // owners are matched only when named (queryByDefault false), as in DataHub.
+        expect(await searchUrns(index, 'bob')).toEqual([]);
+      });
+
+      it('reads a `word:` that is no field of the entity as text', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'sales:orders')).toEqual([urnOf('sales.orders')]);
+      });
+
+      it('matches quoted phrases with the words in order', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, '"order placed"')).toEqual([urnOf('sales.orders')]);
+        expect(await searchUrns(index, '"placed order"')).toEqual([]);
+      });
+
+      it('matches word prefixes, wildcards, camel-case parts, and everything for *', async () => {
+        const index = await openWith(...fixtures);
+        expect(await searchUrns(index, 'custom*')).toEqual([urnOf('sales.customers')]);
+        expect(await searchUrns(index, 'sample')).toEqual([urnOf('SampleHdfsDataset', 'hdfs')]);
+        expect(await searchUrns(index, 'id:*ees')).toEqual([urnOf('hr.employees')]);
+        expect(await searchUrns(index, 'id:sales.c?stomers')).toEqual([urnOf('sales.customers')]);
+        expect(await searchUrns(index, '*')).toHaveLength(fixtures.length);
+        expect(await searchUrns(index, '')).toHaveLength(fixtures.length);
+      });
+
+      it('rejects malformed text', async () => {
+        const index = await openWith(...fixtures);
+        for (const input of ['"unclosed', '(open', 'orders OR', 'NOT', 'a )']) {
+          await expect(index.search({ entityType: 'dataset', input, filter: [], start: 0, count: 10 })).rejects.toThrow(
+            ValidationError,
+          );
+        }
+      });
+    });
+
+    describe('ranking and paging', () => {
+      it('ranks a match in a boosted field above a match in a plain one, ties by URN', async () => {
+        const index = await openWith(
+          { name: 'a.plain', description: 'mentions revenue once' },
+          { name: 'b.revenue', description: 'nothing else' },
+          { name: 'c.revenue', description: 'nothing else' },
+        );
+        expect(await searchUrns(index, 'revenue')).toEqual([urnOf('b.revenue'), urnOf('c.revenue'), urnOf('a.plain')]);
+      });
+
+      it('pages stably and counts every match', async () => {
+        const names = Array.from({ length: 25 }, (_unused, i) => `db.table${String(i).padStart(2, '0')}`);
+        const index = await openWith(...names.map((tableName) => ({ name: tableName, description: 'same words' })));
+        const seen: string[] = [];
+        for (let start = 0; start < 30; start += 10) {
+          const page = await index.search({ entityType: 'dataset', input: 'same', filter: [], start, count: 10 });
+          expect(page.total).toBe(25);
+          seen.push(...page.hits.map((hit) => hit.urn));
+        }
+        expect(seen).toEqual(names.map((tableName) => urnOf(tableName)));
+        const empty = await index.search({ entityType: 'dataset', input: 'same', filter: [], start: 0, count: 0 });
+        expect(empty).toMatchObject({ total: 25, hits: [] });
+      });
+
+      it('rejects negative paging, a count over 10000, and an unknown entity', async () => {
+        const index = await openWith({ name: 'db.x' });
+        const base = { entityType: 'dataset', input: '*', filter: [], start: 0, count: 10 };
+        await expect(index.search({ ...base, start: -1 })).rejects.toThrow(ValidationError);
+        await expect(index.search({ ...base, count: -1 })).rejects.toThrow(ValidationError);
+        await expect(index.search({ ...base, count: 10_001 })).rejects.toThrow('Result count exceeds limit of 10000');
+        await expect(index.search({ ...base, entityType: 'nonsense' })).rejects.toThrow('Unknown entity: nonsense');
+      });
+    });
+
+    describe('filters', () => {
+      const fixtures: DatasetFixture[] = [
+        { name: 'f.one', platform: 'hive', origin: 'PROD', tags: ['A'], createdAt: 100 },
+        { name: 'f.two', platform: 'kafka', origin: 'PROD', tags: ['A', 'B'], createdAt: 200 },
+        { name: 'f.three', platform: 'kafka', origin: 'DEV', createdAt: 300 },
+      ];
+      const one = urnOf('f.one');
+      const two = urnOf('f.two', 'kafka');
+      const three = urnOf('f.three', 'kafka', 'DEV');
+
+      it('ANDs the criteria of a group and ORs the groups', async () => {
+        const index = await openWith(...fixtures);
+        const kafka = criterion('platform', ['urn:li:dataPlatform:kafka']);
+        const prod = criterion('origin', ['PROD']);
+        expect(await searchUrns(index, '*', [[kafka, prod]])).toEqual([two]);
+        expect(await searchUrns(index, '*', [[kafka, prod], [criterion('origin', ['DEV'])]])).toEqual([three, two]);
+        expect(await searchUrns(index, '*', [[criterion('tags', ['urn:li:tag:B', 'urn:li:tag:A'])]])).toEqual([
+          one,
+          two,
+        ]);
+      });
+
+      it('implements every condition, negation, and a `.keyword` suffix', async () => {
+        const index = await openWith(...fixtures);
+        const search = (c: Criterion) => searchUrns(index, '*', [[c]]);
+        expect(await search(criterion('origin.keyword', ['PROD']))).toEqual([one, two]);
+        expect(await search(criterion('origin', ['prod']))).toEqual([]);
+        expect(await search(criterion('id', ['TW'], 'CONTAIN'))).toEqual([two]);
+        expect(await search(criterion('id', ['F.T'], 'START_WITH'))).toEqual([three, two]);
+        expect(await search(criterion('id', ['ONE'], 'END_WITH'))).toEqual([one]);
+        expect(await search(criterion('createdAt', ['200'], 'GREATER_THAN'))).toEqual([three]);
+        expect(await search(criterion('createdAt', ['200'], 'GREATER_THAN_OR_EQUAL_TO'))).toEqual([three, two]);
+        expect(await search(criterion('createdAt', ['200'], 'LESS_THAN'))).toEqual([one]);
+        expect(await search(criterion('createdAt', ['200'], 'LESS_THAN_OR_EQUAL_TO'))).toEqual([one, two]);
+        expect(await search(criterion('tags', [], 'EXISTS'))).toEqual([one, two]);
+        expect(await search(criterion('tags', [], 'IS_NULL'))).toEqual([three]);
+        expect(await search(criterion('origin', ['PROD'], 'EQUAL', true))).toEqual([three]);
+        expect(await search(criterion('origin', [], 'EQUAL'))).toEqual([one, three, two]);
+      });
+
+      it('rejects an unknown field and an unknown condition', async () => {
+        const index = await openWith(...fixtures);
+        await expect(searchUrns(index, '*', [[criterion('nonsense', ['x'])]])).rejects.toThrow(ValidationError);
+        await expect(
+          searchUrns(index, '*', [[criterion('origin', ['x'], 'SOUNDS_LIKE' as Criterion['condition'])]]),
+        ).rejects.toThrow('Unsupported condition: SOUNDS_LIKE');
+      });
+    });
+
+    describe('soft delete', () => {
+      it('hides removed documents from search, browse and autocomplete unless a criterion names removed', async () => {
+        const index = await openWith(
+          { name: 'gone.table', removed: true, browsePaths: ['/prod/hive/gone'] },
+          { name: 'gone.kept', removed: false, browsePaths: ['/prod/hive/gone'] },
+        );
+        expect(await searchUrns(index, 'gone')).toEqual([urnOf('gone.kept')]);
+        expect(await searchUrns(index, 'gone', [[criterion('removed', ['true'])]])).toEqual([urnOf('gone.table')]);
+        const browse = await index.browse({
+          entityType: 'dataset',
+          path: '/prod/hive/gone',
+          filter: [],
+          start: 0,
+          limit: 10,
+        });
+        expect(browse.entities.map((entity) => entity.urn)).toEqual([urnOf('gone.kept')]);
+        const suggested = await index.autocomplete({ entityType: 'dataset', query: 'gone', filter: [], limit: 10 });
+        expect(suggested.urns).toEqual([urnOf('gone.kept')]);
+      });
+    });
+
+    describe('facets and matched fields', () => {
+      it('counts the values of every facet field over all matches', async () => {
+        const index = await openWith(
+          { name: 'x.one', platform: 'hive', tags: ['A'], owners: ['ann'], description: 'shared' },
+          { name: 'x.two', platform: 'kafka', tags: ['A', 'B'], description: 'shared' },
+          { name: 'x.three', platform: 'kafka', description: 'other' },
+        );
+        const page = await index.search({ entityType: 'dataset', input: 'shared', filter: [], start: 0, count: 1 });
+        const facets = Object.fromEntries(page.facets.map((facet) => [facet.field, facet.counts]));
+        expect(facets['platform']).toEqual({ 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 });
+        expect(facets['tags']).toEqual({ 'urn:li:tag:A': 2, 'urn:li:tag:B': 1 });
+        expect(facets['owners']).toEqual({ 'urn:li:corpuser:ann': 1 });
+        expect(facets['origin']).toEqual({ PROD: 2 });
+        expect(page.facets.find((facet) => facet.field === 'tags')?.displayName).toBe('Tagged With');
+      });
+
+      it('reports the fields and values that matched the text', async () => {
+        const index = await openWith({ name: 'm.orders', description: 'all orders', tags: ['Engineering'] });
+        const page = await index.search({
+          entityType: 'dataset',
+          input: 'tags:Engineering',
+          filter: [],
+          start: 0,
+          count: 10,
+        });
+        expect(page.hits[0]?.matchedFields).toEqual([{ name: 'tags', value: 'urn:li:tag:Engineering' }]);
+        const orders = await index.search({ entityType: 'dataset', input: 'orders', filter: [], start: 0, count: 10 });
+        expect(orders.hits[0]?.matchedFields).toEqual(
+          expect.arrayContaining([
+            { name: 'id', value: 'm.orders' },
+            { name: 'description', value: 'all orders' },
+          ]),
+        );
+      });
+    });
+
+    describe('browse', () => {
+      const fixtures: DatasetFixture[] = [
+        { name: 'b.one', browsePaths: ['/prod/hive/sales'] },
+        { name: 'b.two', browsePaths: ['/prod/hive/sales'] },
+        { name: 'b.three', browsePaths: ['/prod/hive/hr'] },
+        { name: 'b.four', browsePaths: ['/prod/hive'] },
+        { name: 'b.five', browsePaths: ['/prod/kafka', '/dev/kafka'] },
+      ];
+
+      it('lists the next level with counts, the entities at this level, and the totals', async () => {
+        const index = await openWith(...fixtures);
+        const page = await index.browse({ entityType: 'dataset', path: '/prod/hive', filter: [], start: 0, limit: 10 });
+        expect(page).toEqual({
+          path: '/prod/hive',
+          totalNumEntities: 4,
+          numEntities: 1,
+          groups: [
+            { name: 'sales', count: 2 },
+            { name: 'hr', count: 1 },
+          ],
+          entities: [{ urn: urnOf('b.four'), name: 'hive' }],
+        });
+        const root = await index.browse({ entityType: 'dataset', path: '/', filter: [], start: 0, limit: 10 });
+        expect(root.groups).toEqual([
+          { name: 'prod', count: 5 },
+          { name: 'dev', count: 1 },
+        ]);
+        expect(root.totalNumEntities).toBe(5);
+        const trailing = await index.browse({
+          entityType: 'dataset',
+          path: 'prod/hive/',
+          filter: [],
+          start: 0,
+          limit: 10,
+        });
+        expect(trailing.groups).toEqual(page.groups);
+      });
+
+      it('pages over the groups first, then the entities', async () => {
+        const index = await openWith(
+          ...fixtures,
+          { name: 'b.six', browsePaths: ['/prod/hive'] },
+          { name: 'b.seven', browsePaths: ['/prod/hive'] },
+        );
+        const entityPage = (start: number, limit: number) =>
+          index
+            .browse({ entityType: 'dataset', path: '/prod/hive', filter: [], start, limit })
+            .then((page) => page.entities.map((entity) => entity.urn));
+        const atLevel = [urnOf('b.four'), urnOf('b.seven'), urnOf('b.six')];
+        expect(await entityPage(0, 2)).toEqual([]);
+        expect(await entityPage(0, 3)).toEqual(atLevel.slice(0, 1));
+        expect(await entityPage(2, 2)).toEqual(atLevel.slice(0, 2));
+        expect(await entityPage(4, 10)).toEqual(atLevel.slice(2));
+      });
+
+      it('applies filters', async () => {
+        const index = await openWith(...fixtures, { name: 'b.kafka', platform: 'kafka', browsePaths: ['/prod/hive'] });
+        const page = await index.browse({
+          entityType: 'dataset',
+          path: '/prod/hive',
+          filter: [[criterion('platform', ['urn:li:dataPlatform:kafka'])]],
+          start: 0,
+          limit: 10,
+        });
+        expect(page).toMatchObject({ totalNumEntities: 1, groups: [], entities: [{ urn: urnOf('b.kafka', 'kafka') }] });
+      });
+    });
+
+    describe('autocomplete', () => {
+      const fixtures: DatasetFixture[] = [
+        { name: 'test_dataset_1' },
+        { name: 'test_dataset_2' },
+        { name: 'other.test_table' },
+        { name: 'unrelated', platform: 'kafka' },
+      ];
+
+      it('suggests values whose start, then a later word, begins with the query, up to the limit', async () => {
+        const index = await openWith(...fixtures);
+        const page = await index.autocomplete({ entityType: 'dataset', query: 'Test_Dat', filter: [], limit: 10 });
+        expect(page.suggestions).toEqual(['test_dataset_1', 'test_dataset_2']);
+        const words = await index.autocomplete({ entityType: 'dataset', query: 'test', filter: [], limit: 10 });
+        expect(words.suggestions).toEqual(['test_dataset_1', 'test_dataset_2', 'other.test_table']);
+        const limited = await index.autocomplete({ entityType: 'dataset', query: 'test', filter: [], limit: 1 });
+        expect(limited).toEqual({ suggestions: ['test_dataset_1'], urns: [urnOf('test_dataset_1')] });
+      });
+
+      it('applies filters and a field restriction', async () => {
+        const index = await openWith(...fixtures);
+        const page = await index.autocomplete({
+          entityType: 'dataset',
+          query: 'u',
+          filter: [[criterion('platform', ['urn:li:dataPlatform:kafka'])]],
+          limit: 10,
+        });
+        expect(page.suggestions).toEqual(['unrelated']);
+        await expect(
+          index.autocomplete({ entityType: 'dataset', query: 'u', field: 'nonsense', filter: [], limit: 10 }),
+        ).rejects.toThrow(ValidationError);
+      });
+    });
+  });
+}
