@@ -27,7 +27,10 @@ export type GatewaySettings = Pick<
  */
 export function gatewayServiceFrom(
   settings: GatewaySettings,
-  shared: Pick<GatewayServiceOptions, 'log' | 'registry' | 'serde' | 'topics' | 'ownedElsewhere' | 'logger'>,
+  shared: Pick<
+    GatewayServiceOptions,
+    'log' | 'registry' | 'serde' | 'topics' | 'ownedElsewhere' | 'metrics' | 'logger'
+  >,
 ): GatewayService {
   return createGatewayService({
     ...shared,
@@ -43,7 +46,7 @@ export function gatewayServiceFrom(
 
 /**
  * The composition root of the gateway running alone: picks the log (Kafka when KAFKA_BROKERS is set), learns the
- * routes the metadata-writer owns from its route table, and forwards them.
+ * routes the metadata-writer and the search indexer own from their route tables, and forwards them.
  */
 export function createGatewayApp(config: GatewayConfig): RunnableService {
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'gateway' } });
@@ -61,13 +64,19 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
   let server: RunningServer | undefined;
   return {
     async start() {
-      const writerRoutes = await fetchRouteTable(config.METADATA_WRITER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS);
+      const [writerRoutes, indexerRoutes] = await Promise.all([
+        fetchRouteTable(config.METADATA_WRITER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS),
+        fetchRouteTable(config.SEARCH_INDEXER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS),
+      ]);
       gateway = gatewayServiceFrom(config, {
         log,
         registry: createEntityRegistry(schemas),
         serde: createEventSerde(schemas),
         topics: topicNamesFrom(config),
-        ownedElsewhere: proxyRoutes(writerRoutes, config.METADATA_WRITER_URL, 'metadata-writer'),
+        ownedElsewhere: [
+          ...proxyRoutes(writerRoutes, config.METADATA_WRITER_URL, 'metadata-writer'),
+          ...proxyRoutes(indexerRoutes, config.SEARCH_INDEXER_URL, 'search-indexer'),
+        ],
         logger,
       });
       await gateway.start();
@@ -78,6 +87,7 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
           port: server.port,
           log: kafka ? 'kafka' : 'sqlite',
           metadataWriter: config.METADATA_WRITER_URL,
+          searchIndexer: config.SEARCH_INDEXER_URL,
         },
         'gateway is ready',
       );

@@ -32,6 +32,10 @@ export const gatewayConfigSchema = z.object({
     .url()
     .default('http://127.0.0.1:8081')
     .describe('Base URL of the metadata-writer, which serves the primary-store reads.'),
+  SEARCH_INDEXER_URL: z
+    .url()
+    .default('http://127.0.0.1:8082')
+    .describe('Base URL of the search indexer, which serves search, browse, autocomplete and relationships.'),
   SERVICE_DISCOVERY_TIMEOUT_MS: env
     .integer(1_000, 600_000)
     .default(60_000)

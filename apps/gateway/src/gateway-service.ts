@@ -2,11 +2,15 @@ import type { Express } from 'express';
 import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
+import type { Registry } from 'prom-client';
 import { createHttpApp, type HttpLogger, type Route } from '@strata/http';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
+
+/** The indexers a write waiting for indexing waits for: the search indexer keeps search, browse and the graph. */
+const AWAITED_INDEXERS = ['search-indexer'];
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -15,6 +19,8 @@ export interface GatewayServiceOptions {
   readonly topics: TopicNames;
   /** Routes served by other services, mounted here (in-process in standalone mode, proxies when distributed). */
   readonly ownedElsewhere: readonly Route[];
+  /** Metrics of the services running in this process, served at `/metrics`. */
+  readonly metrics?: readonly Registry[];
   readonly newId: () => string;
   readonly logger: HttpLogger & { warn(details: object, message: string): void };
   /** Actor of requests while authentication is off. */
@@ -45,6 +51,7 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
     log: options.log,
     serde: options.serde,
     topic: options.topics.metadataChangeProposalOutcome,
+    acknowledgementTopic: options.topics.metadataIndexAcknowledgement,
     groupId: `gateway-outcomes-${options.newId()}`,
     onUndecodable: (error) => {
       options.logger.warn({ err: error }, 'skipped an undecodable outcome record');
@@ -56,6 +63,7 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
     topics: options.topics,
     outcomes,
     outcomeTimeoutMs: options.outcomeTimeoutMs,
+    awaitedIndexers: AWAITED_INDEXERS,
   });
   let ready = false;
   const routes: Route[] = [
@@ -77,6 +85,7 @@ export function createGatewayService(options: GatewayServiceOptions): GatewaySer
     logger: options.logger,
     isReady: () => ready,
     servesRouteTable: false,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
   });
 
   return {

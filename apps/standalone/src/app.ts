@@ -10,6 +10,7 @@ import { listen, type RunnableService, type RunningServer } from '@strata/http';
 import { kafkaSettings } from '@strata/config';
 import { gatewayServiceFrom, type GatewayService } from '@strata/gateway';
 import { openMetadataWriter, type MetadataWriterService } from '@strata/metadata-writer';
+import { openSearchIndexer } from '@strata/search-indexer';
 import type { StandaloneConfig } from './config';
 
 /**
@@ -34,6 +35,7 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
 
   let store: AspectStore | undefined;
   let writer: MetadataWriterService | undefined;
+  let indexer: Awaited<ReturnType<typeof openSearchIndexer>> | undefined;
   let gateway: GatewayService | undefined;
   let server: RunningServer | undefined;
   return {
@@ -47,15 +49,24 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
       });
       store = opened.store;
       writer = opened.service;
+      indexer = await openSearchIndexer(config, {
+        log,
+        registry,
+        serde,
+        topics,
+        logger: logger.child({ component: 'search-indexer' }),
+      });
       gateway = gatewayServiceFrom(config, {
         log,
         registry,
         serde,
         topics,
-        ownedElsewhere: writer.routes,
+        ownedElsewhere: [...writer.routes, ...indexer.service.routes],
+        metrics: [indexer.service.metrics],
         logger: logger.child({ component: 'gateway' }),
       });
       await writer.start();
+      await indexer.service.start();
       await gateway.start();
       server = await listen(gateway.app, config.HOST, config.PORT);
       logger.info(
@@ -65,6 +76,7 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
           dataDir: config.DATA_DIR,
           log: kafka ? 'kafka' : 'sqlite',
           store: config.MONGODB_URI ? 'mongodb' : 'sqlite',
+          search: config.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite',
         },
         'Strata is ready',
       );
@@ -73,8 +85,10 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
     async stop() {
       await server?.close();
       await gateway?.stop();
+      await indexer?.service.stop();
       await writer?.stop();
       await log.close();
+      await indexer?.close();
       await store?.close();
       logger.info('Strata stopped');
     },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { engineConfig, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
 import { ingestConfig } from '@strata/gateway';
 import { writerConfig } from '@strata/metadata-writer';
+import { searchIndexerConfig } from '@strata/search-indexer';
 
 /**
  * Configuration of the standalone process, from environment variables: the services' own settings, composed. Every
@@ -14,6 +15,7 @@ export const standaloneConfigSchema = z.object({
   ...limitsConfig,
   ...ingestConfig,
   ...writerConfig,
+  ...searchIndexerConfig,
 });
 
 export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

@@ -49,6 +49,10 @@ export const topicConfig = {
     .string()
     .default('MetadataChangeProposalOutcome_v1')
     .describe('Outcomes of proposals that carried a request id.'),
+  METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: z
+    .string()
+    .default('MetadataIndexAcknowledgement_v1')
+    .describe("Indexers' acknowledgements of writes that wait for indexing."),
 };
 
 /** Limits every service that reads aspects enforces alike. */

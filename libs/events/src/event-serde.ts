@@ -6,6 +6,7 @@ import type {
   MetadataChangeLog,
   MetadataChangeProposal,
   MetadataChangeProposalOutcome,
+  MetadataIndexAcknowledgement,
   SystemMetadata,
 } from './generated/records';
 
@@ -35,6 +36,7 @@ export interface EventSerde {
   readonly changeLog: EventCodec<MetadataChangeLog>;
   readonly failedProposal: EventCodec<FailedMetadataChangeProposal>;
   readonly outcome: EventCodec<MetadataChangeProposalOutcome>;
+  readonly indexAcknowledgement: EventCodec<MetadataIndexAcknowledgement>;
   /** System metadata as stored (JSON) in record form: schema fields only, defaults filled. */
   toSystemMetadataRecord(json: Readonly<Record<string, unknown>>): SystemMetadata;
 }
@@ -73,6 +75,7 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
     changeLog: codec('com.linkedin.pegasus2avro.mxe.MetadataChangeLog'),
     failedProposal: codec('com.linkedin.pegasus2avro.mxe.FailedMetadataChangeProposal'),
     outcome: codec('io.strata.mxe.MetadataChangeProposalOutcome'),
+    indexAcknowledgement: codec('io.strata.mxe.MetadataIndexAcknowledgement'),
     toSystemMetadataRecord: (json) =>
       withDefaults(namedRecord('com.linkedin.pegasus2avro.mxe.SystemMetadata'), json) as unknown as SystemMetadata,
   };

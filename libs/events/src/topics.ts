@@ -13,6 +13,8 @@ export interface TopicNames {
   readonly metadataChangeLogTimeseries: string;
   /** One outcome per proposal that carried a request id (Strata's own topic). */
   readonly metadataChangeProposalOutcome: string;
+  /** Indexers' acknowledgements of proposals that wait for indexing (Strata's own topic). */
+  readonly metadataIndexAcknowledgement: string;
 }
 
 export const defaultTopicNames: TopicNames = {
@@ -21,6 +23,7 @@ export const defaultTopicNames: TopicNames = {
   metadataChangeLogVersioned: 'MetadataChangeLog_Versioned_v1',
   metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
   metadataChangeProposalOutcome: 'MetadataChangeProposalOutcome_v1',
+  metadataIndexAcknowledgement: 'MetadataIndexAcknowledgement_v1',
 };
 
 /** Topic names from configuration keyed by DataHub's environment variable names (see `topicConfig` in @strata/config). */
@@ -30,6 +33,7 @@ export function topicNamesFrom(config: {
   readonly METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: string;
   readonly METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: string;
   readonly METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: string;
+  readonly METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: string;
 }): TopicNames {
   return {
     metadataChangeProposal: config.METADATA_CHANGE_PROPOSAL_TOPIC_NAME,
@@ -37,5 +41,6 @@ export function topicNamesFrom(config: {
     metadataChangeLogVersioned: config.METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME,
     metadataChangeLogTimeseries: config.METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME,
     metadataChangeProposalOutcome: config.METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME,
+    metadataIndexAcknowledgement: config.METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME,
   };
 }

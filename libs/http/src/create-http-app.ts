@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type { Registry } from 'prom-client';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
 import { jsonBody, mountRoutes } from './mount-routes';
 import { createRequestContextFactory } from './request-context';
@@ -20,6 +21,8 @@ export interface HttpAppOptions {
    * gateway do; the public front (gateway, standalone process) has no one to tell.
    */
   readonly servesRouteTable: boolean;
+  /** Prometheus metrics served at `/metrics` (several registries are merged at each scrape). */
+  readonly metrics?: readonly Registry[];
 }
 
 /**
@@ -44,13 +47,26 @@ export function createHttpApp(options: HttpAppOptions): Express {
     summary: "The service's public routes, for the gateway to forward to.",
     handle: () => Promise.resolve({ body: describeRoutes(options.routes) }),
   });
+  const metrics = defineRoute({
+    method: 'GET',
+    resource: '/metrics',
+    family: 'restli',
+    summary: "The service's Prometheus metrics, in the text exposition format.",
+    handle: async () => {
+      const texts = await Promise.all((options.metrics ?? []).map((registry) => registry.metrics()));
+      return {
+        text: texts.filter((text) => text !== '').join('\n'),
+        headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
+      };
+    },
+  });
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
   app.use(jsonBody(options.maxBodyBytes));
   const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
-  const ownRoutes = options.servesRouteTable ? [health, routeTable] : [health];
+  const ownRoutes = options.servesRouteTable ? [health, metrics, routeTable] : [health, metrics];
   app.use(mountRoutes(express.Router(), [...ownRoutes, ...options.routes], contextFor));
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.logger));

@@ -58,7 +58,8 @@ async function dispatch(
   const result = await route.invoke({ query, body: request.body as unknown, key, params, context });
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
   response.status(result.status ?? 200);
-  if (result.body === undefined) response.end();
+  if (result.text !== undefined) response.send(result.text);
+  else if (result.body === undefined) response.end();
   else response.json(result.body);
 }
 

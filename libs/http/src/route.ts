@@ -23,6 +23,8 @@ export interface RouteResponse {
   readonly status?: number;
   /** Serialized as JSON; undefined sends an empty body (Rest.li void actions). */
   readonly body?: unknown;
+  /** A text body instead (`/metrics`), sent as is with `headers`' Content-Type. */
+  readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
 

@@ -73,7 +73,7 @@ export function resolveFilter(filter: Filter, schema: EntitySearchSchema): Filte
           );
         }
         if (!(CONDITIONS as readonly string[]).includes(criterion.condition)) {
-          throw new ValidationError(`Unsupported condition: ${String(criterion.condition)}`);
+          throw new ValidationError(`Unsupported condition: ${criterion.condition}`);
         }
         return { ...criterion, field };
       })

@@ -320,10 +320,12 @@ const globCache = new Map<string, RegExp>();
 function globRegExp(pattern: string): RegExp {
   let regexp = globCache.get(pattern);
   if (regexp === undefined) {
-    const source = [...pattern]
-      .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('');
-    regexp = new RegExp(`^${source}$`, 's');
+    // `?` stands for one code point (the `u` flag), as SQLite's and Lucene's wildcards do.
+    const source = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
+    regexp = new RegExp(`^${source}$`, 'su');
     if (globCache.size > 1000) globCache.clear();
     globCache.set(pattern, regexp);
   }

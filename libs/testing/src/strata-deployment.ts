@@ -26,7 +26,7 @@ export interface RunningDeployment {
   readonly baseUrl: string;
   readonly dataDir: string;
   readonly namespace: string;
-  /** The processes, by service name: `strata`, or `gateway` and `metadata-writer`. */
+  /** The processes, by service name: `strata`, or `gateway`, `metadata-writer` and `search-indexer`. */
   readonly processes: Readonly<Record<string, ServiceProcess>>;
   /** Starts a service again, after it was killed or stopped: same environment, same port. */
   restart(service: string): Promise<ServiceProcess>;
@@ -48,7 +48,9 @@ function kafkaEnvironment(brokers: readonly string[] | undefined, namespace: str
     METADATA_CHANGE_LOG_VERSIONED_TOPIC_NAME: `MetadataChangeLog_Versioned_v1.${namespace}`,
     METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: `MetadataChangeLog_Timeseries_v1.${namespace}`,
     METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `MetadataChangeProposalOutcome_v1.${namespace}`,
+    METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: `MetadataIndexAcknowledgement_v1.${namespace}`,
     WRITER_GROUP_ID: `metadata-writer.${namespace}`,
+    SEARCH_INDEXER_GROUP_ID: `search-indexer.${namespace}`,
   };
 }
 
@@ -75,10 +77,11 @@ export async function startDeployment(
     if (name === 'distributed') {
       const env = { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
+      const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });
       await launch({
         entry: 'apps/gateway/dist/main.js',
         name: 'gateway',
-        env: { ...env, METADATA_WRITER_URL: writer.baseUrl },
+        env: { ...env, METADATA_WRITER_URL: writer.baseUrl, SEARCH_INDEXER_URL: indexer.baseUrl },
       });
     } else {
       const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};

@@ -15,6 +15,7 @@ import { readSchemas } from '@strata/schemas';
 import { OutcomeListener } from './outcome-listener';
 
 const topic = 'MetadataChangeProposalOutcome_v1';
+const acknowledgementTopic = 'MetadataIndexAcknowledgement_v1';
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 const serde: EventSerde = createEventSerde(readSchemas());
 
@@ -31,19 +32,20 @@ function outcome(
     version: 1,
     errorCode: null,
     error: null,
+    indexedChangeLogs: 1,
     timestampMillis: 1_700_000_000_000,
     ...overrides,
   };
 }
 
 /** Whether a promise has settled, observable without awaiting it. */
-function track(promise: Promise<unknown>): { settled: () => boolean } {
+function track<T>(promise: Promise<T>): { settled: () => boolean; promise: Promise<T> } {
   let settled = false;
   promise.then(
     () => (settled = true),
     () => (settled = true),
   );
-  return { settled: () => settled };
+  return { settled: () => settled, promise };
 }
 
 describe('OutcomeListener', () => {
@@ -65,6 +67,7 @@ describe('OutcomeListener', () => {
       log,
       serde,
       topic,
+      acknowledgementTopic,
       groupId: 'gateway-test',
       onUndecodable: (error) => undecodable.push(error),
     });
@@ -79,6 +82,57 @@ describe('OutcomeListener', () => {
   async function publish(...outcomes: MetadataChangeProposalOutcome[]): Promise<void> {
     await log.publish(outcomes.map((value) => ({ topic, key: value.entityUrn, value: serde.outcome.encode(value) })));
   }
+
+  async function acknowledge(requestId: string, indexer: string): Promise<void> {
+    await log.publish([
+      {
+        topic: acknowledgementTopic,
+        key: urn,
+        value: serde.indexAcknowledgement.encode({ requestId, indexer, entityUrn: urn, timestampMillis: 1 }),
+      },
+    ]);
+  }
+
+  describe('waiting for indexing', () => {
+    it('given acknowledgements that arrive before the wait begins, then the wait resolves once every indexer acknowledged', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-1', 'r-2'], ['search-indexer', 'graph-indexer']);
+
+      await acknowledge('r-1', 'search-indexer');
+      await acknowledge('r-other', 'graph-indexer');
+      const sentinel = listener.expect(['r-sentinel'], 10_000, 'http-request');
+      await publish(outcome('r-sentinel'));
+      await sentinel;
+      const waiting = track(indexing.wait(['r-1'], 10_000, 'http-request'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(waiting.settled()).toBe(false);
+
+      await acknowledge('r-1', 'graph-indexer');
+      await expect(waiting.promise).resolves.toBeUndefined();
+      // r-2 was registered but not waited for (its outcome produced no change log): forgotten with the rest.
+      expect((listener as unknown as { indexingWaiters: Map<string, unknown> }).indexingWaiters.size).toBe(0);
+    });
+
+    it('given no acknowledgement arrives, when the timeout passes, then the wait rejects with a TimeoutError saying the write was applied', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-slow'], ['search-indexer']);
+
+      const error = await indexing.wait(['r-slow'], 50, 'http-request').then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as TimeoutError).message).toContain('was applied (request id http-request) but was not indexed');
+      expect((listener as unknown as { indexingWaiters: Map<string, unknown> }).indexingWaiters.size).toBe(0);
+    });
+
+    it('given an empty list to wait for, then the wait resolves at once', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-unchanged'], ['search-indexer']);
+      await expect(indexing.wait([], 10_000, 'http-request')).resolves.toBeUndefined();
+    });
+  });
 
   it('given a waiting request, when its outcome is published, then expect() resolves with it', async () => {
     await listener.start();

@@ -27,14 +27,27 @@ const asyncParam = z
   .optional()
   .transform((value) => (value === 'true' ? true : value === 'false' ? false : value === 'unset' ? undefined : value));
 
+/** `?wait=indexed`: answer once the indexers hold the write, like `X-DataHub-Sync-Index-Update: true`. */
+const waitParam = z.enum(['indexed'], { error: "wait must be 'indexed'" }).optional();
+
+/** DataHub's header asking a synchronous ingest to update the search index before answering. */
+const SYNC_INDEX_HEADER = 'X-DataHub-Sync-Index-Update';
+
 const proposalObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
 /** The write endpoints. Every proposal is validated in full before anything is published. */
 export function ingestRoutes(options: IngestRoutesOptions): Route[] {
   const { registry, maxAspectBytes } = options;
-  const submit = async (proposals: ValidatedProposal[], context: RequestContext, asyncFlag: boolean | undefined) => {
-    const wait = !(asyncFlag ?? options.asyncByDefault);
-    const result = await options.submitter.submit(proposals, { ...context, wait });
+  const submit = async (
+    proposals: ValidatedProposal[],
+    context: RequestContext,
+    asyncFlag: boolean | undefined,
+    waitFor: 'indexed' | undefined,
+  ) => {
+    // Read-your-writes in the indices is asked for with the header or `?wait=indexed`; it implies waiting.
+    const waitForIndexing = waitFor === 'indexed' || context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
+    const wait = waitForIndexing || !(asyncFlag ?? options.asyncByDefault);
+    const result = await options.submitter.submit(proposals, { ...context, wait, waitForIndexing });
     return { wait, result };
   };
 
@@ -46,12 +59,12 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       family: 'restli',
       summary: 'Ingest one aspect (a MetadataChangeProposal).',
       description:
-        'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id.',
+        'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id. With `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, answers once search, browse, autocomplete and relationships show the write.',
       body: z.object({ proposal: proposalObject, async: asyncParam }),
-      query: z.object({ async: asyncParam }),
+      query: z.object({ async: asyncParam, wait: waitParam }),
       handle: async ({ body, query, context }) => {
         const proposal = validateProposal(registry, body.proposal, { maxAspectBytes });
-        const { wait, result } = await submit([proposal], context, body.async ?? query.async);
+        const { wait, result } = await submit([proposal], context, body.async ?? query.async, query.wait);
         return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
       },
     }),
@@ -62,12 +75,12 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       family: 'restli',
       summary: 'Ingest several aspects; all are validated before any is published.',
       body: z.object({ proposals: z.array(proposalObject).min(1).max(options.maxBatchProposals), async: asyncParam }),
-      query: z.object({ async: asyncParam }),
+      query: z.object({ async: asyncParam, wait: waitParam }),
       handle: async ({ body, query, context }) => {
         const proposals = validateAll(body.proposals, (proposal) =>
           validateProposal(registry, proposal, { maxAspectBytes }),
         );
-        const { wait, result } = await submit(proposals, context, body.async ?? query.async);
+        const { wait, result } = await submit(proposals, context, body.async ?? query.async, query.wait);
         return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
       },
     }),
@@ -78,10 +91,11 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       family: 'restli',
       summary: 'Ingest a legacy snapshot: several aspects of one entity, all or nothing (deprecated).',
       body: z.object({ entity: z.unknown(), systemMetadata: z.unknown().optional() }),
-      handle: async ({ body, context }) => {
+      query: z.object({ wait: waitParam }),
+      handle: async ({ body, query, context }) => {
         if (body.entity === undefined) throw new ValidationError("Missing required body field 'entity'");
         const proposals = proposalsFromSnapshot(registry, body.entity, body.systemMetadata, maxAspectBytes);
-        const { result } = await submit(proposals, context, false);
+        const { result } = await submit(proposals, context, false, query.wait);
         return { headers: outcomeHeaders(result) };
       },
     }),

@@ -16,6 +16,8 @@ export interface Submission {
   readonly traceId: string;
   /** Wait for the writer's outcome (DataHub's synchronous ingest) or answer once the log holds the proposals. */
   readonly wait: boolean;
+  /** Also wait until every awaited indexer has applied the proposals' change logs (read-your-writes in search). */
+  readonly waitForIndexing?: boolean;
 }
 
 export interface SubmitResult {
@@ -30,8 +32,10 @@ export interface ProposalSubmitterOptions {
   readonly serde: EventSerde;
   readonly topics: TopicNames;
   readonly outcomes: OutcomeListener;
-  /** How long a synchronous request waits for its outcome before answering 504. */
+  /** How long a synchronous request waits for its outcome before answering 504, and again for its indexing. */
   readonly outcomeTimeoutMs: number;
+  /** The indexers whose acknowledgements a request waiting for indexing needs (`search-indexer`). */
+  readonly awaitedIndexers: readonly string[];
 }
 
 /**
@@ -55,21 +59,44 @@ export class ProposalSubmitter {
         [RecordHeader.requestId]: proposalIds[index] ?? submission.requestId,
         [RecordHeader.actor]: submission.actor,
         [RecordHeader.traceId]: submission.traceId,
+        ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
       },
     }));
     const waiting = submission.wait
       ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs, submission.requestId)
       : undefined;
+    // Registered before publishing, like the outcome: an acknowledgement must not slip past.
+    const indexing =
+      submission.waitForIndexing === true
+        ? this.options.outcomes.expectIndexing(proposalIds, this.options.awaitedIndexers)
+        : undefined;
     try {
       await this.options.log.publish(records);
     } catch (error) {
       this.options.outcomes.cancel(proposalIds);
+      indexing?.cancel();
       throw new UnavailableError('The message log is unavailable: the write was not accepted. Retry it.', {
         cause: error,
       });
     }
-    const outcomes = waiting ? await waiting : [];
+    let outcomes: MetadataChangeProposalOutcome[];
+    try {
+      outcomes = waiting ? await waiting : [];
+    } catch (error) {
+      indexing?.cancel();
+      throw error;
+    }
     const rejected = outcomes.filter((outcome) => outcome.status === 'REJECTED');
+    if (indexing) {
+      if (rejected.length > 0) indexing.cancel();
+      else {
+        // Only proposals that changed a versioned aspect produce change logs for the indexers to acknowledge.
+        const indexed = outcomes
+          .filter((outcome) => outcome.status === 'APPLIED' && (outcome.indexedChangeLogs ?? 0) > 0)
+          .map((outcome) => outcome.requestId);
+        await indexing.wait(indexed, this.options.outcomeTimeoutMs, submission.requestId);
+      }
+    }
     if (rejected.length > 0) {
       const first = rejected[0];
       const message = rejected.map((outcome) => outcome.error ?? 'rejected').join('\n');

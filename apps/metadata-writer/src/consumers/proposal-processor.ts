@@ -134,8 +134,21 @@ export class ProposalProcessor {
       }
       state.apply(decision.mutations);
       mutations.push(...decision.mutations);
-      outbox.push(...decision.changeLogs.map((draft) => this.changeLogRecord(draft, headers)));
-      if (candidate.requestId) outbox.push(this.outcomeRecord(candidate, decision.outcome, headers));
+      const indexed = decision.changeLogs.filter((draft) => !draft.timeseries);
+      const lastIndexed = indexed[indexed.length - 1];
+      const awaitIndexing = candidate.record.headers[RecordHeader.awaitIndexing] === 'true';
+      outbox.push(
+        ...decision.changeLogs.map((draft) =>
+          this.changeLogRecord(
+            draft,
+            // The last versioned change log of a proposal that waits for indexing asks the indexers to acknowledge.
+            awaitIndexing && draft === lastIndexed ? { ...headers, [RecordHeader.awaitIndexing]: 'true' } : headers,
+          ),
+        ),
+      );
+      if (candidate.requestId) {
+        outbox.push(this.outcomeRecord(candidate, decision.outcome, headers, indexed.length));
+      }
     }
     await this.options.store.commit({
       mutations,
@@ -173,7 +186,12 @@ export class ProposalProcessor {
     };
   }
 
-  private outcomeRecord(candidate: Candidate, outcome: ProposalOutcome, headers: Record<string, string>): OutboxRecord {
+  private outcomeRecord(
+    candidate: Candidate,
+    outcome: ProposalOutcome,
+    headers: Record<string, string>,
+    indexedChangeLogs = 0,
+  ): OutboxRecord {
     const rejected = outcome.status === 'REJECTED';
     return {
       topic: this.options.topics.metadataChangeProposalOutcome,
@@ -188,6 +206,7 @@ export class ProposalProcessor {
         version: !rejected && outcome.version !== undefined ? outcome.version : null,
         errorCode: rejected ? outcome.errorCode : null,
         error: rejected ? outcome.error : null,
+        indexedChangeLogs,
         timestampMillis: this.options.now(),
       }),
     };

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { engineConfig, env, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+
+/** The search indexer's own settings, shared by every process that runs it (alone, or in the standalone process). */
+export const searchIndexerConfig = {
+  ELASTICSEARCH_URL: z
+    .string()
+    .optional()
+    .describe(
+      'Elasticsearch URL. Set: the search index is Elasticsearch (one index per entity type). Unset: SQLite under DATA_DIR.',
+    ),
+  INDEX_PREFIX: z
+    .string()
+    .default('')
+    .describe("Prefix of the Elasticsearch index names (`<prefix>_datasetindex_v2`), DataHub's INDEX_PREFIX."),
+  SEARCH_INDEXER_GROUP_ID: z
+    .string()
+    .default('generic-mae-consumer-job-client')
+    .describe("Consumer group of the search indexers (DataHub's mae-consumer group)."),
+  SEARCH_INDEXER_MAX_BATCH_SIZE: env
+    .integer(1, 10_000)
+    .default(500)
+    .describe('Most change logs the search indexer applies in one index write.'),
+};
+
+/** Configuration of the search indexer running alone. */
+export const searchIndexerConfigSchema = z.object({
+  ...listenerConfig(8082),
+  ...engineConfig,
+  ...topicConfig,
+  ...searchIndexerConfig,
+});
+
+export type SearchIndexerConfig = z.infer<typeof searchIndexerConfigSchema>;
+
+export function loadSearchIndexerConfig(
+  environment: Readonly<Record<string, string | undefined>>,
+): SearchIndexerConfig {
+  return loadConfig(searchIndexerConfigSchema, environment);
+}

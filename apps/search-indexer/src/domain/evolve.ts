@@ -1,0 +1,146 @@
+import {
+  parseUrn,
+  relationshipFields,
+  searchableFields,
+  valuesAt,
+  type EntitySpec,
+  type SearchableFieldSpec,
+} from '@strata/model';
+import type { DocumentWrite, FieldContribution, FieldValue, GraphEdge, SearchDocument } from '@strata/indices';
+
+/**
+ * How one versioned change log changes the search document and the graph edges of its entity. Pure: the consumer
+ * reads the current documents, folds a batch's changes through {@link evolve} in log order, and writes the result.
+ */
+
+/** A versioned change log, decoded. */
+export interface AspectChange {
+  readonly entity: EntitySpec;
+  readonly urn: string;
+  readonly aspectName: string;
+  /** DataHub's change types: `UPSERT`, `CREATE`, `RESTATE`, `PATCH`… put the value; `DELETE` removes it. */
+  readonly changeType: string;
+  /** The aspect value after the change (absent for DELETE). */
+  readonly value: unknown;
+  /** The change's audit stamp, for the edges it creates. */
+  readonly createdAt?: number;
+  readonly createdBy?: string;
+}
+
+/** What a change does to the read models. */
+export interface Evolution {
+  /** The entity's document afterwards, or null once the entity is deleted. */
+  readonly document: SearchDocument | null;
+  readonly graph:
+    | { readonly kind: 'replace'; readonly aspect: string; readonly edges: GraphEdge[] }
+    | { readonly kind: 'removeEntity' };
+}
+
+/**
+ * Applies a change to the entity's current document (undefined: none yet; null: deleted earlier in the batch).
+ * - DELETE of the key aspect deletes the entity: no document, and no edge from or to it.
+ * - DELETE of another aspect removes that aspect's contribution and edges.
+ * - Any other change replaces the aspect's contribution ({@link contributionOf}) and edges ({@link edgesOf}).
+ */
+export function evolve(current: SearchDocument | null | undefined, change: AspectChange): Evolution {
+  const isDelete = change.changeType === 'DELETE';
+  if (isDelete && change.aspectName === change.entity.keyAspect.name) {
+    return { document: null, graph: { kind: 'removeEntity' } };
+  }
+  const others = Object.entries(current?.aspects ?? {}).filter(([name]) => name !== change.aspectName);
+  const aspects: Record<string, FieldContribution> = Object.fromEntries(
+    isDelete
+      ? others
+      : [...others, [change.aspectName, contributionOf(change.entity, change.aspectName, change.value)]],
+  );
+  return {
+    document: { urn: change.urn, entityType: change.entity.name, aspects },
+    graph: {
+      kind: 'replace',
+      aspect: change.aspectName,
+      edges: isDelete ? [] : edgesOf(change.entity, change.aspectName, change.value, change),
+    },
+  };
+}
+
+/**
+ * The fields an aspect value contributes to the document: for each `Searchable` annotation of the aspect, the values
+ * at its path (a map's entries as `key=value`, as DataHub indexes `customProperties`), and its `hasValuesFieldName`
+ * flag. Values that are neither strings, numbers nor booleans are left out.
+ */
+export function contributionOf(entity: EntitySpec, aspectName: string, value: unknown): FieldContribution {
+  const fields: Record<string, FieldValue[]> = {};
+  const add = (name: string, values: readonly FieldValue[]) => {
+    const list = (fields[name] ??= []);
+    for (const item of values) if (!list.includes(item)) list.push(item);
+  };
+  for (const spec of searchableFields(entity)) {
+    if (spec.aspect !== aspectName) continue;
+    const values = fieldValues(spec, value);
+    add(spec.fieldName, values);
+    if (spec.hasValuesFieldName !== undefined) {
+      const flag = fields[spec.hasValuesFieldName]?.includes(true) === true || values.length > 0;
+      fields[spec.hasValuesFieldName] = [flag];
+    }
+  }
+  return fields;
+}
+
+function fieldValues(spec: SearchableFieldSpec, value: unknown): FieldValue[] {
+  const values: FieldValue[] = [];
+  for (const found of valuesAt(value, spec.path)) {
+    if (typeof found === 'string' || typeof found === 'boolean') values.push(found);
+    else if (typeof found === 'number' && Number.isFinite(found)) values.push(found);
+    else if (typeof found === 'object' && found !== null && !Array.isArray(found)) {
+      for (const [key, entry] of Object.entries(found)) {
+        if (typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean') {
+          values.push(`${key}=${String(entry)}`);
+        }
+      }
+    }
+  }
+  return values;
+}
+
+/**
+ * The edges an aspect value implies: for each `Relationship` annotation of the aspect, one edge to every URN at its
+ * path whose entity type the annotation allows. Each (type, destination) once.
+ */
+export function edgesOf(
+  entity: EntitySpec,
+  aspectName: string,
+  value: unknown,
+  stamp: { readonly createdAt?: number; readonly createdBy?: string } = {},
+): GraphEdge[] {
+  const edges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  for (const spec of relationshipFields(entity)) {
+    if (spec.aspect !== aspectName) continue;
+    for (const found of valuesAt(value, spec.path)) {
+      if (typeof found !== 'string' || !allowedDestination(found, spec.entityTypes)) continue;
+      const key = `${spec.name}\u0000${found}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({
+        type: spec.name,
+        destination: found,
+        ...(stamp.createdAt === undefined ? {} : { createdAt: stamp.createdAt }),
+        ...(stamp.createdBy === undefined ? {} : { createdBy: stamp.createdBy }),
+      });
+    }
+  }
+  return edges;
+}
+
+function allowedDestination(value: string, entityTypes: readonly string[]): boolean {
+  try {
+    return entityTypes.includes(parseUrn(value).entityType);
+  } catch {
+    return false;
+  }
+}
+
+/** The write that leaves the index holding `document` (null: the entity is gone). */
+export function documentWrite(urn: string, document: SearchDocument | null): DocumentWrite {
+  return document === null ? { remove: urn } : { put: document };
+}

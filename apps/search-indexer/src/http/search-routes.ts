@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { BadRequestError, ValidationError } from '@strata/model';
+import { defineRoute, restliListParam, type Route } from '@strata/http';
+import {
+  CONDITIONS,
+  MAX_PAGE_SIZE,
+  type Criterion,
+  type Filter,
+  type GraphIndex,
+  type SearchIndex,
+} from '@strata/indices';
+import type { IndexProgress } from '../consumers/index-progress';
+
+const pageNumber = (name: string) =>
+  z
+    .number({ error: `${name} must be an integer` })
+    .int(`${name} must be an integer`)
+    .min(0, `${name} must be ≥ 0`);
+
+const pageSize = (name: string) =>
+  pageNumber(name).max(MAX_PAGE_SIZE, `Result count exceeds limit of ${MAX_PAGE_SIZE}`);
+
+/** DataHub's `Criterion`: `value` (the spec's) or `values` (current DataHub's), `condition` EQUAL by default. */
+const criterionSchema = z
+  .object({
+    field: z.string().min(1),
+    value: z.string().optional(),
+    values: z.array(z.string()).optional(),
+    condition: z
+      .string()
+      .default('EQUAL')
+      .refine((condition) => (CONDITIONS as readonly string[]).includes(condition), {
+        error: (issue) => `Unsupported condition: ${String(issue.input)} (one of ${CONDITIONS.join(', ')})`,
+      }),
+    negated: z.boolean().default(false),
+  })
+  .transform((criterion): Criterion => ({
+    field: criterion.field,
+    values: criterion.values ?? (criterion.value === undefined ? [] : [criterion.value]),
+    condition: criterion.condition as Criterion['condition'],
+    negated: criterion.negated,
+  }));
+
+/** DataHub's `Filter`: `or` of `{and}` groups, or the deprecated `criteria` (one AND group). */
+const filterSchema = z
+  .object({
+    or: z.array(z.object({ and: z.array(criterionSchema) })).optional(),
+    criteria: z.array(criterionSchema).optional(),
+  })
+  .strict()
+  .transform((filter): Filter => [
+    ...(filter.or ?? []).map((group) => group.and),
+    ...(filter.criteria === undefined || filter.criteria.length === 0 ? [] : [filter.criteria]),
+  ]);
+
+const optionalFilter = filterSchema.nullish().transform((filter) => filter ?? []);
+
+/**
+ * The read model's rejections (unknown entity, malformed query text or filter) are the client's mistakes in a read:
+ * 400, as DataHub answers them, rather than the 422 of a proposal that fails validation.
+ */
+async function asBadRequest<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ValidationError) throw new BadRequestError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress. */
+export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: IndexProgress): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'search',
+      family: 'restli',
+      summary: 'Full-text and structured search over the latest aspects of one entity type.',
+      description:
+        'Terms are ANDed; `field:value`, quoted phrases, `prefix*`, `*`, OR, NOT and parentheses work; `filter` is an ' +
+        `OR of AND groups. Soft-deleted entities are hidden unless the filter names \`removed\`. \`count\` ≤ ${MAX_PAGE_SIZE}.`,
+      body: z.object({
+        input: z.string(),
+        entity: z.string().min(1),
+        start: pageNumber('start').default(0),
+        count: pageSize('count').default(10),
+        filter: optionalFilter,
+      }),
+      handle: async ({ body }) => {
+        const page = await asBadRequest(
+          search.search({
+            entityType: body.entity,
+            input: body.input,
+            filter: body.filter,
+            start: body.start,
+            count: body.count,
+          }),
+        );
+        const urns = page.hits.map((hit) => hit.urn);
+        return {
+          body: {
+            value: {
+              numEntities: page.total,
+              pageSize: body.count,
+              from: body.start,
+              entities: urns,
+              metadata: {
+                urns,
+                matches: page.hits.map((hit) => ({ matchedFields: hit.matchedFields })),
+                searchResultMetadatas: page.facets.map((facet) => ({
+                  name: facet.field,
+                  displayName: facet.displayName,
+                  aggregations: facet.counts,
+                })),
+              },
+            },
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'browse',
+      family: 'restli',
+      summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
+      description: 'Paging covers the groups first, then the entities. Soft-deleted entities are hidden.',
+      body: z.object({
+        path: z.string(),
+        entity: z.string().min(1),
+        start: pageNumber('start').default(0),
+        limit: pageSize('limit').default(10),
+        filter: optionalFilter,
+      }),
+      handle: async ({ body }) => {
+        const page = await asBadRequest(
+          search.browse({
+            entityType: body.entity,
+            path: body.path,
+            filter: body.filter,
+            start: body.start,
+            limit: body.limit,
+          }),
+        );
+        return {
+          body: {
+            value: {
+              numEntities: page.numEntities,
+              pageSize: body.limit,
+              from: body.start,
+              entities: page.entities.map((entity) => ({ name: entity.name, urn: entity.urn })),
+              metadata: { totalNumEntities: page.totalNumEntities, groups: page.groups, path: page.path },
+            },
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'autocomplete',
+      family: 'restli',
+      summary: 'Suggestions for a prefix, from the autocomplete fields of one entity type.',
+      description: '`start` is accepted and ignored, as DataHub does. Soft-deleted entities are hidden.',
+      body: z.object({
+        query: z.string(),
+        entity: z.string().min(1),
+        limit: pageSize('limit').default(10),
+        field: z.string().min(1).optional(),
+        start: z.number().optional(),
+        filter: optionalFilter,
+      }),
+      handle: async ({ body }) => {
+        const page = await asBadRequest(
+          search.autocomplete({
+            entityType: body.entity,
+            query: body.query,
+            filter: body.filter,
+            limit: body.limit,
+            ...(body.field === undefined ? {} : { field: body.field }),
+          }),
+        );
+        return {
+          body: {
+            value: {
+              query: body.query,
+              suggestions: page.suggestions,
+              entities: page.urns.map((urn) => ({ urn })),
+            },
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/relationships',
+      family: 'restli',
+      summary: 'The relationships of an entity in one direction, optionally of some types only.',
+      description:
+        'OUTGOING: edges from the entity (e.g. its owners); INCOMING: edges to it (e.g. what a user owns). `types` is a ' +
+        'list (`List(a,b)` or repeated); absent, every type.',
+      query: z.object({
+        urn: z.string().min(1),
+        direction: z.enum(['INCOMING', 'OUTGOING'], { error: 'direction must be INCOMING or OUTGOING' }),
+        types: restliListParam().optional(),
+        start: z.coerce.number().pipe(pageNumber('start')).default(0),
+        count: z.coerce.number().pipe(pageSize('count')).default(100),
+      }),
+      handle: async ({ query }) => {
+        const page = await asBadRequest(
+          graph.relationships({
+            urn: query.urn,
+            direction: query.direction,
+            types: query.types ?? [],
+            start: query.start,
+            count: query.count,
+          }),
+        );
+        return {
+          body: {
+            entities: page.relationships.map((relationship) => relationship.entity),
+            start: query.start,
+            count: page.relationships.length,
+            total: page.total,
+            relationships: page.relationships.map((relationship) => ({
+              type: relationship.type,
+              entity: relationship.entity,
+              ...(relationship.createdAt === undefined
+                ? {}
+                : {
+                    created: {
+                      time: relationship.createdAt,
+                      ...(relationship.createdBy === undefined ? {} : { actor: relationship.createdBy }),
+                    },
+                  }),
+            })),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/openapi/operations/indices/progress',
+      family: 'openapi',
+      summary: "The search indexer's progress: per input partition, the last change log applied and its lag.",
+      handle: () => Promise.resolve({ body: progress.report() }),
+    }),
+  ];
+}
