@@ -19,8 +19,10 @@ export const searchIndexerConfig = {
     .describe("Consumer group of the search indexers (DataHub's mae-consumer group)."),
   SEARCH_INDEXER_MAX_BATCH_SIZE: env
     .integer(1, 10_000)
-    .default(500)
-    .describe('Most change logs the search indexer applies in one index write.'),
+    .default(100)
+    .describe(
+      'Most change logs the search indexer applies in one index write (the embedded index writes synchronously: smaller batches keep a standalone process responsive).',
+    ),
 };
 
 /** Configuration of the search indexer running alone. */

@@ -359,6 +359,33 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         expect(page.facets.find((facet) => facet.field === 'tags')?.displayName).toBe('Tagged With');
       });
 
+      it('keeps facet counts exact across replacements, removals and soft deletes, for queries matching (nearly) all', async () => {
+        const index = await openWith(
+          { name: 'c.one', platform: 'hive', tags: ['A'] },
+          { name: 'c.two', platform: 'hive', tags: ['A', 'B'] },
+          { name: 'c.three', platform: 'kafka', tags: ['B'] },
+          { name: 'c.four', platform: 'kafka' },
+        );
+        await index.write([
+          { put: datasetDocument({ name: 'c.one', platform: 'hive', tags: ['C'] }) },
+          { remove: urnOf('c.four', 'kafka') },
+          { put: datasetDocument({ name: 'c.three', platform: 'kafka', tags: ['B'], removed: true }) },
+          { put: datasetDocument({ name: 'c.five', platform: 'mysql', tags: ['A'] }) },
+        ]);
+        const facetsOf = async (input: string, filter: readonly (readonly Criterion[])[] = []) => {
+          const page = await index.search({ entityType: 'dataset', input, filter, start: 0, count: 0 });
+          return Object.fromEntries(page.facets.map((facet) => [facet.field, facet.counts]));
+        };
+        const everything = await facetsOf('*');
+        expect(everything['tags']).toEqual({ 'urn:li:tag:A': 2, 'urn:li:tag:B': 1, 'urn:li:tag:C': 1 });
+        expect(everything['platform']).toEqual({ 'urn:li:dataPlatform:hive': 2, 'urn:li:dataPlatform:mysql': 1 });
+        // All visible but one: c.five is not a hit.
+        const most = await facetsOf('c.one OR c.two');
+        expect(most['tags']).toEqual({ 'urn:li:tag:A': 1, 'urn:li:tag:B': 1, 'urn:li:tag:C': 1 });
+        const withRemoved = await facetsOf('*', [[criterion('removed', ['true', 'false'])]]);
+        expect(withRemoved['tags']).toEqual({ 'urn:li:tag:A': 2, 'urn:li:tag:B': 2, 'urn:li:tag:C': 1 });
+      });
+
       it('reports the fields and values that matched the text', async () => {
         const index = await openWith({ name: 'm.orders', description: 'all orders', tags: ['Engineering'] });
         const page = await index.search({

@@ -81,6 +81,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly statements;
   private readonly ftsTables = new Map<string, FtsTable>();
   private readonly statementCache = new Map<string, Database.Statement>();
+  /** Fingerprint of the derived tables' layout, kept in `meta`. */
+  private layout = '';
 
   constructor(options: SqliteSearchIndexOptions) {
     this.schema = options.schema;
@@ -103,34 +105,17 @@ export class SqliteSearchIndex implements SearchIndex {
           aspects TEXT NOT NULL
         );
         CREATE INDEX IF NOT EXISTS documents_entity ON documents (entity, removed, urn);
-        CREATE TABLE IF NOT EXISTS field_values (
-          doc INTEGER NOT NULL,
-          field TEXT NOT NULL,
-          value TEXT NOT NULL,
-          number REAL
-        );
-        CREATE INDEX IF NOT EXISTS field_values_field ON field_values (field, value, doc);
-        CREATE INDEX IF NOT EXISTS field_values_doc ON field_values (doc, field, value);
-        CREATE TABLE IF NOT EXISTS browse_paths (doc INTEGER NOT NULL, prefix TEXT NOT NULL, next TEXT);
-        CREATE INDEX IF NOT EXISTS browse_paths_prefix ON browse_paths (prefix, next, doc);
-        CREATE INDEX IF NOT EXISTS browse_paths_doc ON browse_paths (doc);
-        CREATE TABLE IF NOT EXISTS suggestions (
-          doc INTEGER NOT NULL,
-          entity TEXT NOT NULL,
-          rank INTEGER NOT NULL,
-          key TEXT NOT NULL,
-          field TEXT NOT NULL,
-          value TEXT NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS suggestions_key ON suggestions (entity, rank, key, doc);
-        CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
       `);
       this.db = db;
+      const rebuild = this.prepareLayout();
+      db.exec(DERIVED_TABLES);
       this.statements = {
         documentByUrn: db.prepare<[string], DocumentRow>(
-          'SELECT id, urn, entity, aspects FROM documents WHERE urn = ?',
+          'SELECT id, urn, entity, removed, aspects FROM documents WHERE urn = ?',
         ),
-        documentById: db.prepare<[number], DocumentRow>('SELECT id, urn, entity, aspects FROM documents WHERE id = ?'),
+        documentById: db.prepare<[number], DocumentRow>(
+          'SELECT id, urn, entity, removed, aspects FROM documents WHERE id = ?',
+        ),
         upsertDocument: db.prepare<[string, string, number, string], { id: number }>(
           `INSERT INTO documents (urn, entity, removed, aspects) VALUES (?, ?, ?, ?)
            ON CONFLICT (urn) DO UPDATE SET entity = excluded.entity, removed = excluded.removed, aspects = excluded.aspects
@@ -142,19 +127,30 @@ export class SqliteSearchIndex implements SearchIndex {
           'INSERT INTO field_values (doc, field, value, number) VALUES (?, ?, ?, ?)',
         ),
         deleteBrowsePaths: db.prepare<[number]>('DELETE FROM browse_paths WHERE doc = ?'),
-        insertBrowsePath: db.prepare<[number, string, string | null]>(
-          'INSERT INTO browse_paths (doc, prefix, next) VALUES (?, ?, ?)',
+        insertBrowsePath: db.prepare<[number, string, number, string, number, string | null, string]>(
+          'INSERT INTO browse_paths (doc, entity, removed, prefix, kind, next, urn) VALUES (?, ?, ?, ?, ?, ?, ?)',
         ),
         deleteSuggestions: db.prepare<[number]>('DELETE FROM suggestions WHERE doc = ?'),
-        insertSuggestion: db.prepare<[number, string, number, string, string, string]>(
-          'INSERT INTO suggestions (doc, entity, rank, key, field, value) VALUES (?, ?, ?, ?, ?, ?)',
+        insertSuggestion: db.prepare<[number, string, number, number, string, string, string, string]>(
+          'INSERT INTO suggestions (doc, entity, removed, rank, key, field, value, urn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        ),
+        facetValuesOf: db.prepare<[number, string], { field: string; value: string }>(
+          'SELECT field, value FROM field_values WHERE doc = ? AND field IN (SELECT value FROM json_each(?))',
+        ),
+        countFacet: db.prepare<[string, string, string, number]>(
+          `INSERT INTO facet_counts (entity, field, value, count) VALUES (?, ?, ?, ?)
+           ON CONFLICT (entity, field, value) DO UPDATE SET count = count + excluded.count`,
+        ),
+        dropEmptyFacets: db.prepare<[string]>('DELETE FROM facet_counts WHERE entity = ? AND count <= 0'),
+        visibleCount: db.prepare<[string], { count: number }>(
+          'SELECT COUNT(*) AS count FROM documents WHERE entity = ? AND removed = 0',
         ),
         readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE name = ?'),
         writeMeta: db.prepare<[string, string]>(
           'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
         ),
       };
-      for (const entity of this.schema.entities()) this.ftsTables.set(entity.entityType, this.openFts(entity));
+      this.openDerived(rebuild);
     } catch (error) {
       db.close();
       throw error;
@@ -199,20 +195,16 @@ export class SqliteSearchIndex implements SearchIndex {
       return this.db
         .transaction(() => {
           const hits = this.hitsQuery(entity, fts, query, filter);
-          const total = (
-            this.prepared(`SELECT COUNT(*) AS total FROM (${hits.sql})`).get(...hits.params) as {
-              total: number;
-            }
-          ).total;
+          const { total } = this.prepared(`SELECT COUNT(*) AS total FROM (${hits.unranked})`).get(...hits.params) as {
+            total: number;
+          };
           const page =
-            request.count === 0
+            request.count === 0 || total === 0
               ? []
-              : (this.prepared(`SELECT id, urn FROM (${hits.sql}) ORDER BY score, urn LIMIT ? OFFSET ?`).all(
-                  ...hits.params,
-                  request.count,
-                  request.start,
-                ) as { id: number; urn: string }[]);
-          const facets = this.facets(entity, hits, total);
+              : (this.prepared(`${hits.page} LIMIT ? OFFSET ?`).all(...hits.params, request.count, request.start) as {
+                  id: number;
+                  urn: string;
+                }[]);
           return {
             total,
             hits: page.map(({ id, urn }) => {
@@ -220,7 +212,7 @@ export class SqliteSearchIndex implements SearchIndex {
               const fields = row === undefined ? {} : documentFields(toDocument(row));
               return { urn, matchedFields: matchedFields(fields, query, entity) };
             }),
-            facets,
+            facets: this.facets(entity, hits, total, filter),
           };
         })
         .deferred();
@@ -233,20 +225,21 @@ export class SqliteSearchIndex implements SearchIndex {
       checkPaging(request.start, request.limit, MAX_PAGE_SIZE, 'limit');
       const filter = resolveFilter(request.filter, entity);
       const path = normalizeBrowsePath(request.path);
-      const visible = this.visibility(entity, filter);
+      const visible = visibility(filter, 'b.doc', 'b.removed');
       return this.db
         .transaction(() => {
-          const scope = `FROM browse_paths b JOIN documents d ON d.id = b.doc WHERE b.prefix = ? AND ${visible.sql}`;
-          const params = [path, ...visible.params];
+          const scope = `FROM browse_paths b WHERE b.entity = ? AND b.prefix = ? AND ${visible.sql}`;
+          const params = [entity.entityType, path, ...visible.params];
+          // Rows are unique per (document, prefix, kind, next): plain counts count documents.
           const groups = this.prepared(
-            `SELECT next AS name, COUNT(DISTINCT b.doc) AS count ${scope} AND b.next IS NOT NULL
-               GROUP BY next ORDER BY count DESC, name LIMIT ${MAX_PAGE_SIZE}`,
+            `SELECT next AS name, COUNT(*) AS count ${scope} AND b.kind = ${BrowseRowKind.group}
+             GROUP BY next ORDER BY count DESC, name LIMIT ${MAX_PAGE_SIZE}`,
           ).all(...params) as { name: string; count: number }[];
-          const { total } = this.prepared(`SELECT COUNT(DISTINCT b.doc) AS total ${scope}`).get(...params) as {
-            total: number;
-          };
+          const { total } = this.prepared(`SELECT COUNT(*) AS total ${scope} AND b.kind = ${BrowseRowKind.member}`).get(
+            ...params,
+          ) as { total: number };
           const { numEntities } = this.prepared(
-            `SELECT COUNT(DISTINCT b.doc) AS numEntities ${scope} AND b.next IS NULL`,
+            `SELECT COUNT(*) AS numEntities ${scope} AND b.kind = ${BrowseRowKind.leaf}`,
           ).get(...params) as { numEntities: number };
           const from = Math.max(request.start - groups.length, 0);
           const size = Math.min(Math.max(request.start + request.limit - groups.length, 0), request.limit);
@@ -254,7 +247,7 @@ export class SqliteSearchIndex implements SearchIndex {
             size === 0
               ? []
               : (this.prepared(
-                  `SELECT DISTINCT d.urn AS urn ${scope} AND b.next IS NULL ORDER BY d.urn LIMIT ? OFFSET ?`,
+                  `SELECT b.urn AS urn ${scope} AND b.kind = ${BrowseRowKind.leaf} ORDER BY b.urn LIMIT ? OFFSET ?`,
                 ).all(...params, size, from) as { urn: string }[]);
           const name = path.slice(path.lastIndexOf('/') + 1);
           return {
@@ -278,13 +271,13 @@ export class SqliteSearchIndex implements SearchIndex {
         throw new ValidationError(`Unknown field ${request.field} for entity ${entity.entityType}`);
       }
       const prefix = autocompletePrefix(request.query);
-      const visible = this.visibility(entity, filter);
+      const visible = visibility(filter, 's.doc', 's.removed');
       const fieldClause = request.field === undefined ? '' : 'AND s.field = ?';
+      // Scanned in index order (key, then URN), so the first `limit` distinct documents end the scan.
       const statement = this.prepared(
-        `SELECT s.doc AS doc, d.urn AS urn, s.value AS value
-         FROM suggestions s JOIN documents d ON d.id = s.doc
+        `SELECT s.doc AS doc, s.urn AS urn, s.value AS value FROM suggestions s
          WHERE s.entity = ? AND s.rank = ? AND s.key >= ? AND s.key < ? ${fieldClause} AND ${visible.sql}
-         ORDER BY s.key, d.urn`,
+         ORDER BY s.key, s.urn`,
       );
       return this.db
         .transaction(() => {
@@ -346,43 +339,71 @@ export class SqliteSearchIndex implements SearchIndex {
     return table;
   }
 
-  /** Creates (or, when its columns changed, rebuilds from `documents`) the entity's FTS5 table. */
-  private openFts(entity: EntitySearchSchema): FtsTable {
-    const columns = entity.fields.filter((field) => field.text).map((field) => field.name);
-    for (const column of columns) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(column)) {
-        throw new Error(`Search field ${column} of ${entity.entityType} is not a plain identifier`);
+  /**
+   * Plans the FTS tables from the schema and decides whether the derived tables must be rebuilt: when the layout or
+   * any entity's text columns changed since the file was written (a new schema, a new Strata), or an FTS table is
+   * missing. If so, drops them all; {@link openDerived} then recreates them from `documents`.
+   */
+  private prepareLayout(): boolean {
+    const tables = this.schema.entities().map((entity) => {
+      const columns = entity.fields.filter((field) => field.text).map((field) => field.name);
+      for (const column of columns) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(column)) {
+          throw new Error(`Search field ${column} of ${entity.entityType} is not a plain identifier`);
+        }
       }
+      const table: FtsTable = {
+        name: `fts_${entity.entityType}`,
+        columns,
+        weights: columns.map((column) => entity.field(column)?.boost ?? 1),
+        insert: undefined,
+        remove: undefined,
+      };
+      this.ftsTables.set(entity.entityType, table);
+      return table;
+    });
+    this.layout = createHash('sha256')
+      .update(JSON.stringify([LAYOUT_VERSION, tables.map((table) => [table.name, table.columns])]))
+      .digest('hex');
+    const known = this.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'layout'").get()?.value;
+    const exists = (name: string) =>
+      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    if (known === this.layout && tables.every((table) => exists(table.name))) return false;
+    const virtualTables = this.db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND name LIKE 'fts\\_%' ESCAPE '\\'",
+      )
+      .all();
+    this.db.transaction(() => {
+      for (const { name } of virtualTables) this.db.exec(`DROP TABLE "${name.replace(/"/g, '""')}"`);
+      for (const name of ['field_values', 'facet_counts', 'browse_paths', 'suggestions']) {
+        this.db.exec(`DROP TABLE IF EXISTS ${name}`);
+      }
+    })();
+    return true;
+  }
+
+  /** Creates the FTS tables and fills every derived table from `documents` when {@link prepareLayout} said so. */
+  private openDerived(rebuild: boolean): void {
+    const tables = [...this.ftsTables.values()];
+    if (!rebuild) {
+      for (const table of tables) this.prepareFts(table);
+      return;
     }
-    const name = `fts_${entity.entityType}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(columns)).digest('hex');
-    const table: FtsTable = {
-      name,
-      columns,
-      weights: columns.map((column) => entity.field(column)?.boost ?? 1),
-      insert: undefined,
-      remove: undefined,
-    };
-    const known = this.statements.readMeta.get(`fts:${entity.entityType}`)?.value;
-    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
-    if (known !== fingerprint || exists === undefined) {
-      this.db.transaction(() => {
-        this.db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    this.db.transaction(() => {
+      for (const table of tables) {
         this.db.exec(
-          `CREATE VIRTUAL TABLE "${name}" USING fts5(${columns.map((column) => `"${column}"`).join(', ')},
+          `CREATE VIRTUAL TABLE "${table.name}" USING fts5(${table.columns.map((column) => `"${column}"`).join(', ')},
            content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
         );
         this.prepareFts(table);
-        const rows = this.db
-          .prepare<[string], DocumentRow>('SELECT id, urn, entity, aspects FROM documents WHERE entity = ?')
-          .iterate(entity.entityType);
-        for (const row of rows) table.insert?.run(row.id, ...ftsColumns(documentFields(toDocument(row)), columns));
-        this.statements.writeMeta.run(`fts:${entity.entityType}`, fingerprint);
-      })();
-    } else {
-      this.prepareFts(table);
-    }
-    return table;
+      }
+      const rows = this.db.prepare<[], DocumentRow>('SELECT id, urn, entity, removed, aspects FROM documents').all();
+      for (const row of rows) {
+        if (this.schema.entity(row.entity) !== undefined) this.deriveRows(row.id, toDocument(row));
+      }
+      this.statements.writeMeta.run('layout', this.layout);
+    })();
   }
 
   private prepareFts(table: FtsTable): void {
@@ -393,7 +414,6 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private putDocument(document: SearchDocument): void {
-    const entity = this.entity(document.entityType);
     const fields = documentFields(document);
     const removed = fields[REMOVED_FIELD]?.includes(true) === true;
     const existing = this.statements.documentByUrn.get(document.urn);
@@ -405,28 +425,65 @@ export class SqliteSearchIndex implements SearchIndex {
       JSON.stringify(document.aspects),
     );
     if (row === undefined) throw new Error(`Storing the search document of ${document.urn} returned no id`);
-    const id = row.id;
+    this.deriveRows(row.id, document);
+  }
+
+  /** Writes every derived row of a stored document. */
+  private deriveRows(id: number, document: SearchDocument): void {
+    const entity = this.entity(document.entityType);
+    const fields = documentFields(document);
+    const removed = fields[REMOVED_FIELD]?.includes(true) === true ? 1 : 0;
     for (const [name, values] of Object.entries(fields)) {
       for (const value of values) {
         this.statements.insertFieldValue.run(id, name, valueText(value), valueNumber(value) ?? null);
       }
     }
+    if (removed === 0) this.countFacets(entity, fields, 1);
     const fts = this.ftsTable(entity.entityType);
     fts.insert?.run(id, ...ftsColumns(fields, fts.columns));
+    // Each (prefix, kind, next) once per document, so that plain counts count documents.
+    const rows = new Map<string, [string, BrowseRowKind, string | null]>();
     for (const path of browsePathsOf(fields)) {
       const segments = path.split('/').slice(1);
-      for (let depth = 0; depth < segments.length; depth += 1) {
+      for (let depth = 0; depth <= segments.length; depth += 1) {
         const prefix = depth === 0 ? '' : `/${segments.slice(0, depth).join('/')}`;
-        this.statements.insertBrowsePath.run(id, prefix, segments[depth] as string);
+        const next = segments[depth];
+        rows.set(`${prefix}\u0000member`, [prefix, BrowseRowKind.member, null]);
+        if (next === undefined) rows.set(`${prefix}\u0000leaf`, [prefix, BrowseRowKind.leaf, null]);
+        else rows.set(`${prefix}\u0000group\u0000${next}`, [prefix, BrowseRowKind.group, next]);
       }
-      this.statements.insertBrowsePath.run(id, path, null);
+    }
+    for (const [prefix, kind, next] of rows.values()) {
+      this.statements.insertBrowsePath.run(id, entity.entityType, removed, prefix, kind, next, document.urn);
     }
     for (const field of entity.autocompleteFields) {
       for (const value of fields[field.name] ?? []) {
         const text = valueText(value);
         autocompleteKeys(text).forEach((key, index) => {
-          this.statements.insertSuggestion.run(id, entity.entityType, index === 0 ? 0 : 1, key, field.name, text);
+          this.statements.insertSuggestion.run(
+            id,
+            entity.entityType,
+            removed,
+            index === 0 ? 0 : 1,
+            key,
+            field.name,
+            text,
+            document.urn,
+          );
         });
+      }
+    }
+  }
+
+  /** Adds (`delta` 1) or takes away (-1) a visible document's facet values from the entity's totals. */
+  private countFacets(
+    entity: EntitySearchSchema,
+    fields: Readonly<Record<string, readonly FieldValue[]>>,
+    delta: number,
+  ): void {
+    for (const facet of entity.facets) {
+      for (const value of fields[facet.name] ?? []) {
+        this.statements.countFacet.run(entity.entityType, facet.name, valueText(value), delta);
       }
     }
   }
@@ -439,78 +496,107 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private clearDerived(row: DocumentRow): void {
+    const entity = this.schema.entity(row.entity);
+    if (entity !== undefined && row.removed === 0) {
+      const names = JSON.stringify(entity.facets.map((facet) => facet.name));
+      for (const { field, value } of this.statements.facetValuesOf.all(row.id, names)) {
+        this.statements.countFacet.run(row.entity, field, value, -1);
+      }
+      this.statements.dropEmptyFacets.run(row.entity);
+    }
     this.statements.deleteFieldValues.run(row.id);
     this.statements.deleteBrowsePaths.run(row.id);
     this.statements.deleteSuggestions.run(row.id);
     this.ftsTables.get(row.entity)?.remove?.run(row.id);
   }
 
-  /** The visibility condition on `d`: the entity, soft-deleted documents hidden unless named, and the filter. */
-  private visibility(entity: EntitySearchSchema, filter: Filter): Sql {
-    const parts = ['d.entity = ?'];
-    const params: unknown[] = [entity.entityType];
-    if (!namesRemoved(filter)) parts.push('d.removed = 0');
-    const groups = filter.filter((group) => group.length > 0);
-    if (groups.length > 0 && groups.length === filter.length) {
-      const ored = groups.map((group) => {
-        const anded = group.map((criterion) => criterionSql(criterion));
-        for (const criterion of anded) params.push(...criterion.params);
-        return `(${anded.map((criterion) => criterion.sql).join(' AND ')})`;
-      });
-      parts.push(`(${ored.join(' OR ')})`);
-    }
-    // A group left empty (all its criteria ignorable) matches everything, so the filter as a whole does too.
-    return { sql: parts.join(' AND '), params };
-  }
-
-  /** `SELECT id, urn, score` of every document matching the query and the filter. */
-  private hitsQuery(entity: EntitySearchSchema, fts: FtsTable, query: QueryNode, filter: Filter): Sql {
-    const visible = this.visibility(entity, filter);
+  /**
+   * The documents of the entity matching the query and the filter, as three statements sharing their parameters:
+   * `unranked` selects their ids (for counting and facets), `page` their ids and URNs in rank order, ties by URN.
+   */
+  private hitsQuery(entity: EntitySearchSchema, fts: FtsTable, query: QueryNode, filter: Filter): HitsQuery {
     const expression = ftsExpression(query, entity);
     if (expression !== undefined) {
-      const weights = fts.weights.join(', ');
+      // The FTS table holds only this entity's documents: visibility and the filter are conditions on its rowid.
+      // `+` keeps SQLite from probing the FTS index once per filtered rowid (a full-text query each): the match runs
+      // once and the conditions filter its rows.
+      const visible = visibility(filter, '+f.rowid', undefined, entity.entityType);
+      const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ? AND ${visible.sql}`;
       return {
-        sql: `SELECT d.id AS id, d.urn AS urn, bm25("${fts.name}", ${weights}) AS score
-              FROM "${fts.name}" f JOIN documents d ON d.id = f.rowid
-              WHERE "${fts.name}" MATCH ? AND ${visible.sql}`,
+        unranked: `SELECT f.rowid AS id ${where}`,
+        page: `SELECT h.id AS id, d.urn AS urn
+               FROM (SELECT f.rowid AS id, bm25("${fts.name}", ${fts.weights.join(', ')}) AS score ${where}) h
+               JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
         params: [expression, ...visible.params],
       };
     }
+    // Unranked (every score is 0): in URN order, which the documents index holds.
+    const visible = visibility(filter, 'd.id', 'd.removed');
     const condition = conditionSql(query, entity, fts);
+    const where = `FROM documents d WHERE d.entity = ? AND ${visible.sql} AND ${condition.sql}`;
     return {
-      sql: `SELECT d.id AS id, d.urn AS urn, 0 AS score FROM documents d WHERE ${visible.sql} AND ${condition.sql}`,
-      params: [...visible.params, ...condition.params],
+      unranked: `SELECT d.id AS id ${where}`,
+      page: `SELECT d.id AS id, d.urn AS urn ${where} ORDER BY d.urn`,
+      params: [entity.entityType, ...visible.params, ...condition.params],
     };
   }
 
-  private facets(entity: EntitySearchSchema, hits: Sql, total: number): FacetResult[] {
+  /**
+   * The facets of the hits. Without a filter, when the hits are most of the entity's visible documents, the counts
+   * are the entity's totals (kept in `facet_counts`) less those of the few visible documents that are not hits; else
+   * they are counted over the hits. Both are exact.
+   */
+  private facets(entity: EntitySearchSchema, hits: HitsQuery, total: number, filter: Filter): FacetResult[] {
     if (entity.facets.length === 0) return [];
-    const counts = new Map<string, { value: string; count: number }[]>();
+    const names = JSON.stringify(entity.facets.map((facet) => facet.name));
+    const counts = new Map<string, Map<string, number>>();
+    const add = (field: string, value: string, count: number) => {
+      const values = counts.get(field) ?? new Map<string, number>();
+      values.set(value, (values.get(value) ?? 0) + count);
+      counts.set(field, values);
+    };
     if (total > 0) {
-      const names = entity.facets.map((facet) => facet.name);
-      const rows = this.prepared(
-        `SELECT v.field AS field, v.value AS value, COUNT(*) AS count
-           FROM (${hits.sql}) h JOIN field_values v ON v.doc = h.id
+      const visible = filter.length === 0 ? (this.statements.visibleCount.get(entity.entityType)?.count ?? 0) : 0;
+      if (filter.length === 0 && total * 2 > visible && total <= visible) {
+        const totals = this.prepared(
+          'SELECT field, value, count FROM facet_counts WHERE entity = ? AND field IN (SELECT value FROM json_each(?))',
+        ).all(entity.entityType, names) as { field: string; value: string; count: number }[];
+        for (const row of totals) add(row.field, row.value, row.count);
+        const missed =
+          total === visible
+            ? []
+            : (this.prepared(
+                `SELECT v.field AS field, v.value AS value, COUNT(*) AS count
+           FROM documents d JOIN field_values v ON v.doc = d.id
+           WHERE d.entity = ? AND d.removed = 0 AND d.id NOT IN (${hits.unranked})
+             AND v.field IN (SELECT value FROM json_each(?))
+           GROUP BY v.field, v.value`,
+              ).all(entity.entityType, ...hits.params, names) as { field: string; value: string; count: number }[]);
+        for (const row of missed) add(row.field, row.value, -row.count);
+      } else {
+        const rows = this.prepared(
+          `SELECT v.field AS field, v.value AS value, COUNT(*) AS count
+           FROM (${hits.unranked}) h JOIN field_values v ON v.doc = h.id
            WHERE v.field IN (SELECT value FROM json_each(?))
            GROUP BY v.field, v.value`,
-      ).all(...hits.params, JSON.stringify(names)) as { field: string; value: string; count: number }[];
-      for (const row of rows) {
-        const list = counts.get(row.field) ?? [];
-        list.push({ value: row.value, count: row.count });
-        counts.set(row.field, list);
+        ).all(...hits.params, names) as { field: string; value: string; count: number }[];
+        for (const row of rows) add(row.field, row.value, row.count);
       }
     }
     return entity.facets.map((facet) => {
-      const values = (counts.get(facet.name) ?? [])
-        .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      const values = [...(counts.get(facet.name) ?? new Map<string, number>())]
+        .filter(([, count]) => count > 0)
+        .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : a > b ? 1 : 0))
         .slice(0, MAX_FACET_VALUES);
-      return {
-        field: facet.name,
-        displayName: facet.displayName,
-        counts: Object.fromEntries(values.map(({ value, count }) => [value, count])),
-      };
+      return { field: facet.name, displayName: facet.displayName, counts: Object.fromEntries(values) };
     });
   }
+}
+
+interface HitsQuery {
+  readonly unranked: string;
+  readonly page: string;
+  readonly params: unknown[];
 }
 
 interface FtsTable {
@@ -525,8 +611,59 @@ interface DocumentRow {
   readonly id: number;
   readonly urn: string;
   readonly entity: string;
+  readonly removed: number;
   readonly aspects: string;
 }
+
+/** What a `browse_paths` row says about its document: under the prefix, a path through it to `next`, a path ending. */
+const BrowseRowKind = { member: 0, group: 1, leaf: 2 } as const;
+type BrowseRowKind = (typeof BrowseRowKind)[keyof typeof BrowseRowKind];
+
+/** Every table derived from `documents` (the FTS tables aside). */
+const DERIVED_TABLES = `
+        CREATE TABLE IF NOT EXISTS field_values (
+          doc INTEGER NOT NULL,
+          field TEXT NOT NULL,
+          value TEXT NOT NULL,
+          number REAL
+        );
+        CREATE INDEX IF NOT EXISTS field_values_field ON field_values (field, value, doc);
+        CREATE INDEX IF NOT EXISTS field_values_doc ON field_values (doc, field, value);
+        CREATE TABLE IF NOT EXISTS facet_counts (
+          entity TEXT NOT NULL,
+          field TEXT NOT NULL,
+          value TEXT NOT NULL,
+          count INTEGER NOT NULL,
+          PRIMARY KEY (entity, field, value)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS browse_paths (
+          doc INTEGER NOT NULL,
+          entity TEXT NOT NULL,
+          removed INTEGER NOT NULL,
+          prefix TEXT NOT NULL,
+          kind INTEGER NOT NULL,
+          next TEXT,
+          urn TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS browse_paths_groups ON browse_paths (entity, prefix, kind, next, removed);
+        CREATE INDEX IF NOT EXISTS browse_paths_entities ON browse_paths (entity, prefix, kind, removed, urn);
+        CREATE INDEX IF NOT EXISTS browse_paths_doc ON browse_paths (doc);
+        CREATE TABLE IF NOT EXISTS suggestions (
+          doc INTEGER NOT NULL,
+          entity TEXT NOT NULL,
+          removed INTEGER NOT NULL,
+          rank INTEGER NOT NULL,
+          key TEXT NOT NULL,
+          field TEXT NOT NULL,
+          value TEXT NOT NULL,
+          urn TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS suggestions_key ON suggestions (entity, rank, key, urn, removed, doc);
+        CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
+`;
+
+/** Bump when the derived tables' layout changes: files written before are rebuilt from `documents` on open. */
+const LAYOUT_VERSION = 3;
 
 function toDocument(row: DocumentRow): SearchDocument {
   return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
@@ -616,9 +753,35 @@ function valuesGlob(fields: readonly string[], pattern: string): Sql {
   };
 }
 
-function criterionSql(criterion: Criterion): Sql {
+/**
+ * What a query may see, as a condition on a document id column: soft-deleted documents hidden unless a criterion names
+ * `removed` — by a `removed` column when the table has one, else (`entityType` given) by excluding the entity's removed
+ * documents — and the filter's OR of AND groups. A group whose criteria were all ignorable matches everything.
+ */
+function visibility(filter: Filter, id: string, removedColumn: string | undefined, entityType?: string): Sql {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (!namesRemoved(filter)) {
+    if (removedColumn !== undefined) parts.push(`${removedColumn} = 0`);
+    else {
+      parts.push(`${id} NOT IN (SELECT id FROM documents WHERE entity = ? AND removed = 1)`);
+      params.push(entityType);
+    }
+  }
+  if (filter.length > 0 && filter.every((group) => group.length > 0)) {
+    const ored = filter.map((group) => {
+      const anded = group.map((criterion) => criterionSql(criterion, id));
+      for (const criterion of anded) params.push(...criterion.params);
+      return `(${anded.map((criterion) => criterion.sql).join(' AND ')})`;
+    });
+    parts.push(`(${ored.join(' OR ')})`);
+  }
+  return { sql: parts.length === 0 ? '1' : parts.join(' AND '), params };
+}
+
+function criterionSql(criterion: Criterion, id: string): Sql {
   const scope = (condition: string, params: unknown[]): Sql => ({
-    sql: `d.id ${criterion.negated ? 'NOT IN' : 'IN'} (SELECT doc FROM field_values WHERE field = ?${condition})`,
+    sql: `${id} ${criterion.negated ? 'NOT IN' : 'IN'} (SELECT doc FROM field_values WHERE field = ?${condition})`,
     params: [criterion.field, ...params],
   });
   const anyOf = (make: (value: string) => Sql): Sql => {

@@ -19,8 +19,19 @@ export interface ProgressReport {
   readonly indexer: string;
   /** Change logs applied since the service started. */
   readonly recordsApplied: number;
+  /** Lag (append → applied) of the most recent records applied, up to {@link RECENT_LAGS}; absent before any. */
+  readonly recentLagMs?: {
+    readonly records: number;
+    readonly p50: number;
+    readonly p95: number;
+    readonly p99: number;
+    readonly max: number;
+  };
   readonly partitions: readonly PartitionProgress[];
 }
+
+/** How many of the most recent lags the report's percentiles cover. */
+export const RECENT_LAGS = 10_000;
 
 /**
  * The indexer's progress: per input partition, the last applied position and its lag behind the log, reported at
@@ -32,6 +43,8 @@ export class IndexProgress {
   readonly registry = new Registry();
   private readonly partitions = new Map<string, PartitionProgress>();
   private recordsApplied = 0;
+  /** Ring buffer of the most recent lags, in milliseconds. */
+  private readonly recentLags = new Float64Array(RECENT_LAGS);
   private readonly appliedCounter: Counter;
   private readonly lagHistogram: Histogram;
   private readonly lastTimestampGauge: Gauge;
@@ -69,8 +82,12 @@ export class IndexProgress {
   applied(records: readonly LogRecord[], now: number): void {
     const last = records[records.length - 1];
     if (last === undefined) return;
-    for (const record of records) this.lagHistogram.observe({ indexer: this.indexer }, lagSeconds(record, now));
-    this.recordsApplied += records.length;
+    for (const record of records) {
+      const lag = lagMs(record, now);
+      this.lagHistogram.observe({ indexer: this.indexer }, lag / 1000);
+      this.recentLags[this.recordsApplied % RECENT_LAGS] = lag;
+      this.recordsApplied += 1;
+    }
     this.appliedCounter.inc({ indexer: this.indexer }, records.length);
     const progress: PartitionProgress = {
       topic: last.topic,
@@ -87,9 +104,15 @@ export class IndexProgress {
   }
 
   report(): ProgressReport {
+    const count = Math.min(this.recordsApplied, RECENT_LAGS);
+    const lags = this.recentLags.slice(0, count).sort();
+    const at = (quantile: number) => lags[Math.min(count - 1, Math.ceil(quantile * count) - 1)] ?? 0;
     return {
       indexer: this.indexer,
       recordsApplied: this.recordsApplied,
+      ...(count === 0
+        ? {}
+        : { recentLagMs: { records: count, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: lags[count - 1] ?? 0 } }),
       partitions: [...this.partitions.values()].sort(
         (a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition,
       ),
@@ -97,6 +120,6 @@ export class IndexProgress {
   }
 }
 
-function lagSeconds(record: LogRecord, now: number): number {
-  return Math.max(0, now - record.timestamp) / 1000;
+function lagMs(record: LogRecord, now: number): number {
+  return Math.max(0, now - record.timestamp);
 }
