@@ -8,6 +8,7 @@ import { createEventSerde, topicNamesFrom } from '@strata/events';
 import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
 import {
   createSearchSchema,
+  ElasticsearchSearchIndex,
   SqliteGraphIndex,
   SqliteSearchIndex,
   type GraphIndex,
@@ -41,9 +42,13 @@ export async function openSearchIndexer(
 ): Promise<{ service: SearchIndexerService; close: () => Promise<void> }> {
   const schema = createSearchSchema(shared.registry);
   mkdirSync(settings.DATA_DIR, { recursive: true });
-  const search: SearchIndex = await Promise.resolve(
-    new SqliteSearchIndex({ path: join(settings.DATA_DIR, 'search-indexer.sqlite'), schema }),
-  );
+  const search: SearchIndex = settings.ELASTICSEARCH_URL
+    ? await ElasticsearchSearchIndex.open({
+        node: settings.ELASTICSEARCH_URL,
+        schema,
+        ...(settings.INDEX_PREFIX === '' ? {} : { indexPrefix: settings.INDEX_PREFIX }),
+      })
+    : new SqliteSearchIndex({ path: join(settings.DATA_DIR, 'search-indexer.sqlite'), schema });
   const graph: GraphIndex = new SqliteGraphIndex({ path: join(settings.DATA_DIR, 'search-indexer-graph.sqlite') });
   const service = createSearchIndexerService({
     ...shared,

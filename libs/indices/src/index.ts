@@ -43,3 +43,6 @@ export { analyze, parseSearchQuery, type QueryNode } from './search-query';
 export { documentFields, MAX_PAGE_SIZE } from './search-documents';
 export { SqliteSearchIndex } from './sqlite-search-index';
 export type { SqliteSearchIndexOptions } from './sqlite-search-index';
+export { ElasticsearchSearchIndex } from './elasticsearch-search-index';
+export type { ElasticsearchConnection, ElasticsearchSearchIndexOptions } from './elasticsearch-search-index';
+export { searchIndexName } from './elasticsearch-mappings';
