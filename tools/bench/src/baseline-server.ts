@@ -11,6 +11,10 @@ app.post('/aspects', (request, response) => {
   JSON.parse(body.proposal?.aspect?.value ?? '{}');
   response.json({ value: 'success' });
 });
+app.post('/entities', (request, response) => {
+  const body = request.body as { entity?: string };
+  response.json({ value: { numEntities: 0, pageSize: 10, from: 0, entities: [], entity: body.entity ?? null } });
+});
 app.get('/entitiesV2/*urn', (request, response) => {
   response.json({ urn: request.path.slice('/entitiesV2/'.length), entityName: 'dataset', aspects: {} });
 });

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
+import { printSearchReport, searchScenarios } from './search-bench';
 import {
   eventually,
   repositoryRoot,
@@ -25,6 +26,8 @@ import {
 } from '@strata/testing';
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
+/** `search` runs only the search scenarios; `ingest` only the ingest and read ones; unset, both. */
+const only = process.env['BENCH_ONLY'];
 
 interface Figures {
   readonly requestsPerSecond: number;
@@ -126,6 +129,17 @@ function peakRssMegabytes(pid: number): number | undefined {
 }
 
 async function main(): Promise<void> {
+  if (only === 'search') {
+    const baseline = await startBaseline();
+    try {
+      const search = await searchScenarios(baseline.baseUrl);
+      writeReport({ date: new Date().toISOString(), machine: machine(), search });
+      printSearchReport(search);
+    } finally {
+      baseline.process.kill('SIGTERM');
+    }
+    return;
+  }
   const baseline = await startBaseline();
   const strata = await startStandalone().catch((error: unknown) => {
     baseline.process.kill('SIGTERM');
@@ -176,22 +190,23 @@ async function main(): Promise<void> {
     });
 
     const kafka = await kafkaScenarios(compare, ingest(false));
+    const strataPeakRssMb = peakRssMegabytes(strata.pid);
+    const search = only === 'ingest' ? undefined : await searchScenarios(baseline.baseUrl);
 
     const report = {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      machine: machine(),
       durationSeconds,
       comparisons,
       asyncBacklogDrainMs: drainMs,
       asyncProposalsAccepted: lastAsync - firstAsync + 1,
-      strataPeakRssMb: peakRssMegabytes(strata.pid),
+      strataPeakRssMb,
       kafka,
+      ...(search === undefined ? {} : { search }),
     };
-    const directory = join(repositoryRoot, 'bench-results');
-    mkdirSync(directory, { recursive: true });
-    const file = join(directory, `bench-${report.date.replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    const file = writeReport(report);
     printTable(comparisons);
+    if (search !== undefined) printSearchReport(search);
     if ('directProducer' in kafka) {
       const { proposals, seconds, proposalsPerSecond } = kafka.directProducer;
       process.stdout.write(
@@ -201,13 +216,27 @@ async function main(): Promise<void> {
       process.stdout.write(`Kafka path skipped: ${kafka.skipped}\n`);
     }
     process.stdout.write(
-      `async backlog drained ${drainMs} ms after the async run; Strata peak RSS ${report.strataPeakRssMb?.toFixed(0) ?? '?'} MB\nreport: ${file}\n`,
+      `async backlog drained ${drainMs} ms after the async run; Strata peak RSS ${strataPeakRssMb?.toFixed(0) ?? '?'} MB\nreport: ${file}\n`,
     );
   } finally {
     await strata.stop();
     strata.cleanUp();
     baseline.process.kill('SIGTERM');
   }
+}
+
+function machine() {
+  return { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version };
+}
+
+/** Writes the report to bench-results/ and returns its path. */
+function writeReport(report: { readonly date: string } & Record<string, unknown>): string {
+  const directory = join(repositoryRoot, 'bench-results');
+  mkdirSync(directory, { recursive: true });
+  const file = join(directory, `bench-${report.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`report: ${file}\n`);
+  return file;
 }
 
 /** Runs one load against the baseline and then against Strata at `target` (default: the standalone process). */

@@ -1,0 +1,328 @@
+/**
+ * Search, browse and autocomplete latency with 100,000 datasets indexed (BENCH_SEARCH_DATASETS), and index lag under
+ * sustained ingest (BENCH_LAG_RATE proposals/s for BENCH_LAG_SECONDS), on a fresh standalone process.
+ *
+ * Latency is measured closed-loop, one request at a time (BENCH_SEARCH_REQUESTS per query), and beside it the same
+ * requests against the baseline server of the same run, so each figure also reads as a ratio. Index lag is measured
+ * twice: by the indexer itself (append of each change log → applied, the progress endpoint's recent percentiles),
+ * and from outside, for a sample of the writes: a synchronous ingest is acknowledged, then search is polled until the
+ * dataset shows.
+ */
+import { performance } from 'node:perf_hooks';
+import { eventually, startStandalone, TestHttpClient } from '@strata/testing';
+
+const datasets = Number(process.env['BENCH_SEARCH_DATASETS'] ?? 100_000);
+const requestsPerQuery = Number(process.env['BENCH_SEARCH_REQUESTS'] ?? 500);
+const lagRate = Number(process.env['BENCH_LAG_RATE'] ?? 500);
+const lagSeconds = Number(process.env['BENCH_LAG_SECONDS'] ?? 20);
+
+export interface Percentiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface QueryLatency {
+  readonly query: string;
+  readonly strataMs: Percentiles;
+  readonly baselineMs: Percentiles;
+  /** Strata's p95 over the baseline's p95. */
+  readonly p95Ratio: number;
+  /** Total hits (search), entities under the path (browse), or suggestions (autocomplete) of the last answer. */
+  readonly results: number;
+}
+
+export interface SearchBenchReport {
+  readonly datasets: number;
+  readonly loadSeconds: number;
+  /** From the last write acknowledged to everything indexed. */
+  readonly indexCatchUpSeconds: number;
+  readonly queries: readonly QueryLatency[];
+  readonly lag: {
+    readonly targetRate: number;
+    readonly achievedRate: number;
+    readonly proposals: number;
+    readonly ingestLatencyMs: Percentiles;
+    /** The indexer's own measure: change log appended → applied, over the run's records. */
+    readonly indexerLagMs: Percentiles | undefined;
+    /** From outside: sync ingest acknowledged → visible in search, for a sample of the writes. */
+    readonly ackToSearchableMs: Percentiles;
+    readonly sampled: number;
+  };
+}
+
+const name = (n: number) => `test_dataset_${n}`;
+const urnOf = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:bigquery,${name(n)},PROD)`;
+
+function proposal(n: number, aspectName: string, value: unknown) {
+  return {
+    entityType: 'dataset',
+    entityUrn: urnOf(n),
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  };
+}
+
+/** The datasets of DataHub's perf-test (`locustfiles/ingest.py`): description, browse path, owners, and some tags. */
+function datasetProposals(n: number) {
+  return [
+    proposal(n, 'browsePaths', { paths: [`/perf/testing/${n % 100}`] }),
+    proposal(n, 'datasetProperties', { description: `Dataset ${n} for performance testing`, customProperties: {} }),
+    proposal(n, 'ownership', {
+      owners: [
+        { owner: `urn:li:corpuser:test_${n % 1000}`, type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:common', type: 'DATAOWNER' },
+      ],
+      lastModified: { time: 0, actor: 'urn:li:corpuser:bench' },
+    }),
+    proposal(n, 'globalTags', { tags: [{ tag: `urn:li:tag:tag_${n % 50}` }] }),
+  ];
+}
+
+export function percentiles(samples: readonly number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (quantile: number) => sorted[Math.max(0, Math.ceil(quantile * sorted.length) - 1)] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+async function timed(client: TestHttpClient, path: string, body: unknown): Promise<{ ms: number; json: unknown }> {
+  const started = performance.now();
+  const response = await client.post(path, body);
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${response.text}`);
+  return { ms, json: response.json };
+}
+
+export async function searchScenarios(baselineUrl: string): Promise<SearchBenchReport> {
+  const strata = await startStandalone({ startTimeoutMs: 60_000 });
+  try {
+    const http = new TestHttpClient(strata.baseUrl);
+    const baseline = new TestHttpClient(baselineUrl);
+
+    process.stdout.write(`search: loading ${datasets} datasets (4 aspects each)…\n`);
+    const loadStarted = performance.now();
+    const perBatch = 250;
+    const inFlight = new Set<Promise<void>>();
+    for (let first = 0; first < datasets; first += perBatch) {
+      const proposals = [];
+      for (let n = first; n < Math.min(first + perBatch, datasets); n++) proposals.push(...datasetProposals(n));
+      const sent = http.post('/aspects?action=ingestProposalBatch', { proposals }).then((response) => {
+        if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
+      });
+      const tracked = sent.finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+      if (inFlight.size >= 4) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const stored = performance.now();
+    await eventually(
+      async () => {
+        const { json } = await timed(http, '/entities?action=search', {
+          input: '*',
+          entity: 'dataset',
+          start: 0,
+          count: 0,
+        });
+        const total = (json as { value: { numEntities: number } }).value.numEntities;
+        if (total < datasets) throw new Error(`${total} of ${datasets} indexed`);
+      },
+      { timeoutMs: 1_800_000, intervalMs: 500 },
+    );
+    const indexCatchUpSeconds = (performance.now() - stored) / 1000;
+    process.stdout.write(
+      `search: stored in ${loadSeconds.toFixed(1)} s, fully indexed ${indexCatchUpSeconds.toFixed(1)} s later\n`,
+    );
+
+    const queries: {
+      label: string;
+      path: string;
+      body: (i: number) => Record<string, unknown>;
+      count: (json: unknown) => number;
+    }[] = [
+      {
+        label: 'search "test" (matches all, perf-test search.py)',
+        path: '/entities?action=search',
+        body: () => ({ input: 'test', entity: 'dataset', start: 0, count: 10 }),
+        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+      },
+      {
+        label: 'search one name (test_dataset_<n>)',
+        path: '/entities?action=search',
+        body: (i) => ({ input: name((i * 7919) % datasets), entity: 'dataset', start: 0, count: 10 }),
+        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+      },
+      {
+        label: 'search tags:tag_<k> owners:test_<m> (2% × 0.1%)',
+        path: '/entities?action=search',
+        body: (i) => ({ input: `tags:tag_${i % 50} owners:test_${i % 1000}`, entity: 'dataset', start: 0, count: 10 }),
+        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+      },
+      {
+        label: 'search "performance" + filter platform AND tag (2%)',
+        path: '/entities?action=search',
+        body: (i) => ({
+          input: 'performance',
+          entity: 'dataset',
+          start: 0,
+          count: 10,
+          filter: {
+            or: [
+              {
+                and: [
+                  { field: 'platform', value: 'urn:li:dataPlatform:bigquery' },
+                  { field: 'tags', value: `urn:li:tag:tag_${i % 50}` },
+                ],
+              },
+            ],
+          },
+        }),
+        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+      },
+      {
+        label: 'browse /perf/testing (100 groups)',
+        path: '/entities?action=browse',
+        body: () => ({ path: '/perf/testing', entity: 'dataset', start: 0, limit: 10 }),
+        count: (json) =>
+          (json as { value: { metadata: { totalNumEntities: number } } }).value.metadata.totalNumEntities,
+      },
+      {
+        label: 'browse /perf/testing/<k> (1,000 entities, page 10)',
+        path: '/entities?action=browse',
+        body: (i) => ({ path: `/perf/testing/${i % 100}`, entity: 'dataset', start: 0, limit: 10 }),
+        count: (json) =>
+          (json as { value: { metadata: { totalNumEntities: number } } }).value.metadata.totalNumEntities,
+      },
+      {
+        label: 'autocomplete "test_dat" (prefix of all)',
+        path: '/entities?action=autocomplete',
+        body: () => ({ query: 'test_dat', entity: 'dataset', limit: 10 }),
+        count: (json) => (json as { value: { suggestions: string[] } }).value.suggestions.length,
+      },
+      {
+        label: 'autocomplete "test_dataset_<n>" (narrow prefix)',
+        path: '/entities?action=autocomplete',
+        body: (i) => ({ query: name((i * 31) % datasets), entity: 'dataset', limit: 10 }),
+        count: (json) => (json as { value: { suggestions: string[] } }).value.suggestions.length,
+      },
+    ];
+
+    const results: QueryLatency[] = [];
+    for (const query of queries) {
+      process.stdout.write(`search: ${query.label}…\n`);
+      const strataSamples: number[] = [];
+      const baselineSamples: number[] = [];
+      let last: unknown;
+      for (let i = 0; i < 20; i++) await timed(http, query.path, query.body(i)); // warm-up
+      for (let i = 0; i < requestsPerQuery; i++) {
+        const body = query.body(i);
+        const answer = await timed(http, query.path, body);
+        strataSamples.push(answer.ms);
+        last = answer.json;
+        baselineSamples.push((await timed(baseline, query.path, body)).ms);
+      }
+      const strataMs = percentiles(strataSamples);
+      const baselineMs = percentiles(baselineSamples);
+      results.push({
+        query: query.label,
+        strataMs,
+        baselineMs,
+        p95Ratio: strataMs.p95 / baselineMs.p95,
+        results: query.count(last),
+      });
+    }
+
+    const lag = await sustainedIngest(http);
+    return { datasets, loadSeconds, indexCatchUpSeconds, queries: results, lag };
+  } finally {
+    await strata.stop();
+    strata.cleanUp();
+  }
+}
+
+/**
+ * Sends synchronous ingests at a steady rate (open loop: a request leaves on schedule whether or not the previous ones
+ * answered), each creating a new dataset; for one in ten, polls search for it from its acknowledgement on.
+ */
+async function sustainedIngest(http: TestHttpClient): Promise<SearchBenchReport['lag']> {
+  process.stdout.write(`search: index lag at ${lagRate} proposals/s for ${lagSeconds} s…\n`);
+  const total = lagRate * lagSeconds;
+  const ingestLatencies: number[] = [];
+  const searchable: number[] = [];
+  const pending: Promise<void>[] = [];
+  const before = await indexerRecords(http);
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / lagRate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const n = datasets + i;
+    pending.push(
+      (async () => {
+        const sent = performance.now();
+        const response = await http.post('/aspects?action=ingestProposal', {
+          proposal: proposal(n, 'datasetProperties', { description: `lag probe ${n}`, customProperties: {} }),
+        });
+        const acknowledged = performance.now();
+        if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${response.text}`);
+        ingestLatencies.push(acknowledged - sent);
+        if (i % 10 !== 0) return;
+        for (;;) {
+          const { json } = await timed(http, '/entities?action=search', {
+            input: `id:${name(n)}`,
+            entity: 'dataset',
+            start: 0,
+            count: 1,
+          });
+          if ((json as { value: { numEntities: number } }).value.numEntities > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        searchable.push(performance.now() - acknowledged);
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - started) / 1000;
+  const after = await indexerRecords(http);
+  return {
+    targetRate: lagRate,
+    achievedRate: total / seconds,
+    proposals: total,
+    ingestLatencyMs: percentiles(ingestLatencies),
+    indexerLagMs: after.recentLagMs && after.recordsApplied - before.recordsApplied > 0 ? after.recentLagMs : undefined,
+    ackToSearchableMs: percentiles(searchable),
+    sampled: searchable.length,
+  };
+}
+
+async function indexerRecords(http: TestHttpClient): Promise<{ recordsApplied: number; recentLagMs?: Percentiles }> {
+  const response = await http.get('/openapi/operations/indices/progress');
+  return response.json as { recordsApplied: number; recentLagMs?: Percentiles };
+}
+
+export function printSearchReport(report: SearchBenchReport): void {
+  const format = (p: Percentiles) => `${p.p50.toFixed(1)}/${p.p95.toFixed(1)}/${p.p99.toFixed(1)}`;
+  process.stdout.write(
+    `\n${report.datasets} datasets: stored in ${report.loadSeconds.toFixed(1)} s, indexed ${report.indexCatchUpSeconds.toFixed(1)} s after\n`,
+  );
+  const rows = report.queries.map((q) => [
+    q.query,
+    format(q.strataMs),
+    format(q.baselineMs),
+    `${q.p95Ratio.toFixed(1)}×`,
+    String(q.results),
+  ]);
+  const header = ['query (1 connection)', 'strata p50/p95/p99 ms', 'baseline p50/p95/p99 ms', 'p95 ratio', 'results'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  for (const row of [header, ...rows]) {
+    process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
+  }
+  const { lag } = report;
+  process.stdout.write(
+    `index lag at ${lag.targetRate}/s (achieved ${lag.achievedRate.toFixed(0)}/s, ${lag.proposals} sync ingests, ingest p50/p95/p99 ${format(lag.ingestLatencyMs)} ms):\n` +
+      `  indexer (append → applied) p50/p95/p99/max ${lag.indexerLagMs ? `${format(lag.indexerLagMs)}/${lag.indexerLagMs.max.toFixed(0)}` : 'n/a'} ms\n` +
+      `  outside (ack → searchable, ${lag.sampled} sampled) p50/p95/p99/max ${format(lag.ackToSearchableMs)}/${lag.ackToSearchableMs.max.toFixed(0)} ms\n`,
+  );
+}
