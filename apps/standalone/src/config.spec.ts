@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { renderConfigReference } from '@strata/config';
 import { gatewayConfigSchema } from '@strata/gateway';
 import { metadataWriterConfigSchema } from '@strata/metadata-writer';
+import { searchIndexerConfigSchema } from '@strata/search-indexer';
 import { loadStandaloneConfig, standaloneConfigSchema } from './config';
 
 describe('standalone configuration', () => {
@@ -21,6 +22,7 @@ describe('standalone configuration', () => {
     ['standalone', standaloneConfigSchema],
     ['gateway', gatewayConfigSchema],
     ['metadata-writer', metadataWriterConfigSchema],
+    ['search-indexer', searchIndexerConfigSchema],
   ])('of the %s is documented key for key in docs/configuration.md', (_name, schema) => {
     const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
     const table = renderConfigReference(schema);
