@@ -217,6 +217,7 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         const index = await openWith(...fixtures);
         expect(await searchUrns(index, '"order placed"')).toEqual([urnOf('sales.orders')]);
         expect(await searchUrns(index, '"placed order"')).toEqual([]);
+        expect(await searchUrns(index, '"order pla"*')).toEqual([urnOf('sales.orders')]);
       });
 
       it('matches word prefixes, wildcards, camel-case parts, and everything for *', async () => {
@@ -384,6 +385,13 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         expect(most['tags']).toEqual({ 'urn:li:tag:A': 1, 'urn:li:tag:B': 1, 'urn:li:tag:C': 1 });
         const withRemoved = await facetsOf('*', [[criterion('removed', ['true', 'false'])]]);
         expect(withRemoved['tags']).toEqual({ 'urn:li:tag:A': 2, 'urn:li:tag:B': 2, 'urn:li:tag:C': 1 });
+      });
+
+      it('never matches a phrase across two values of a field', async () => {
+        const index = await openWith({ name: 'v.one', tags: ['Alpha', 'Beta'] });
+        // Without a break between values, "alpha" (the end of the first) and "urn" (the start of the second) would be adjacent.
+        expect(await searchUrns(index, 'tags:"alpha urn"')).toEqual([]);
+        expect(await searchUrns(index, 'tags:alpha tags:beta')).toEqual([urnOf('v.one')]);
       });
 
       it('reports the fields and values that matched the text', async () => {

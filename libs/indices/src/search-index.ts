@@ -18,8 +18,10 @@
  *   names the `removed` field.
  * - **Ranking** is relevance with the fields' boosts, ties broken by URN ascending; the page is `[start, start+count)`
  *   of that order and `total` counts every match.
- * - **Writes** in one {@link SearchIndex.write} call are atomic and durable once it resolves; replaying a write is
- *   harmless (documents are replaced whole).
+ * - **Writes** are durable once {@link SearchIndex.write} resolves, and replaying a write is harmless (documents are
+ *   replaced whole). A call is atomic where the engine allows (SQLite); on Elasticsearch a rejected item may leave
+ *   the call's other items applied, and replaying the call converges.
+ * - **Paging** may reach up to 10,000 results deep on every engine (Elasticsearch refuses further).
  */
 import type { SearchSchema } from './search-schema';
 
@@ -30,7 +32,10 @@ export interface SearchIndex {
   /** The stored documents of these URNs (absent ones are missing from the map). */
   documents(urns: readonly string[]): Promise<Map<string, SearchDocument>>;
 
-  /** Puts and removes documents, all or nothing. A put replaces the document of that URN whole. */
+  /**
+   * Puts and removes documents. A put replaces the document of that URN whole; its URN's entity type must be its
+   * `entityType` (else `ValidationError`, nothing written).
+   */
   write(changes: readonly DocumentWrite[]): Promise<void>;
 
   /** Rejects with `ValidationError` for an unknown entity type, a malformed query or filter, or bad paging. */

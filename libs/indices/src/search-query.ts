@@ -78,7 +78,7 @@ function compact(text: string): string {
  * Parses search text. Terms are ANDed (`AND` may be written), `OR` binds looser than AND, `NOT` or a leading `-`
  * negates, `+` is accepted and ignored, parentheses group. `field:value` (or `field:"a phrase"`, `field:(a OR b)`)
  * restricts a term to one field of the entity; a `word:` prefix that is no field of the entity is part of the text.
- * `"…"` is a phrase; a trailing `*` makes the last word a prefix; `*` alone matches everything; `*` or `?` elsewhere
+ * `"…"` is a phrase; a trailing `*` (after a word or a closing quote) makes the last word a prefix; `*` alone matches everything; `*` or `?` elsewhere
  * is a wildcard over whole values. A leading `:` is stripped, as DataHub does. Empty text matches everything.
  * Throws `ValidationError` for unbalanced quotes or parentheses, an operator without an operand, or text longer than
  * 4096 characters.
@@ -103,7 +103,8 @@ type Token =
   /** `field:` immediately followed by its value. */
   | { readonly kind: 'field'; readonly name: string }
   | { readonly kind: 'word'; readonly text: string }
-  | { readonly kind: 'phrase'; readonly text: string };
+  /** `"…"`; `prefix` when a `*` follows the closing quote (`"sales ord"*`). */
+  | { readonly kind: 'phrase'; readonly text: string; readonly prefix: boolean };
 
 function describe(token: Token | undefined): string {
   if (token === undefined) return 'end of text';
@@ -141,8 +142,9 @@ function lex(input: string): Token[] {
     } else if (char === '"') {
       const end = input.indexOf('"', index + 1);
       if (end < 0) fail('a quote is not closed');
-      tokens.push({ kind: 'phrase', text: input.slice(index + 1, end) });
-      index = end + 1;
+      const prefix = input.charAt(end + 1) === '*';
+      tokens.push({ kind: 'phrase', text: input.slice(index + 1, end), prefix });
+      index = end + (prefix ? 2 : 1);
     } else if ((char === '-' || char === '+') && index + 1 < input.length && !/\s/.test(input.charAt(index + 1))) {
       tokens.push({ kind: char === '-' ? 'minus' : 'plus' });
       index += 1;
@@ -242,7 +244,7 @@ class Parser {
         return { kind: 'and', nodes: [prefix, value] };
       }
       case 'phrase':
-        return wordsNode(token.text, field, false);
+        return wordsNode(token.text, field, token.prefix);
       case 'word':
         return wordNode(token.text, field);
       default:

@@ -177,8 +177,11 @@ export class SqliteSearchIndex implements SearchIndex {
   write(changes: readonly DocumentWrite[]): Promise<void> {
     return settle(() => {
       for (const change of changes) {
-        if ('put' in change && this.schema.entity(change.put.entityType) === undefined) {
-          throw new ValidationError(`Unknown entity: ${change.put.entityType}`);
+        if (!('put' in change)) continue;
+        const { urn, entityType } = change.put;
+        if (this.schema.entity(entityType) === undefined) throw new ValidationError(`Unknown entity: ${entityType}`);
+        if (!urn.startsWith(`urn:li:${entityType}:`)) {
+          throw new ValidationError(`The document of ${urn} is not of entity type ${entityType}`);
         }
       }
       this.writeTransaction.immediate(changes);
@@ -663,15 +666,21 @@ const DERIVED_TABLES = `
 `;
 
 /** Bump when the derived tables' layout changes: files written before are rebuilt from `documents` on open. */
-const LAYOUT_VERSION = 3;
+const LAYOUT_VERSION = 4;
 
 function toDocument(row: DocumentRow): SearchDocument {
   return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
 }
 
+/**
+ * Between two values of a field: a token no query word can equal (a private-use character, which the analyzer never
+ * emits), so that a phrase cannot match across values.
+ */
+const VALUE_BREAK = ' \uE000 ';
+
 function ftsColumns(fields: Readonly<Record<string, readonly FieldValue[]>>, columns: readonly string[]): string[] {
   return columns.map((column) =>
-    (fields[column] ?? []).map((value) => analyze(valueText(value)).join(' ')).join(' \n '),
+    (fields[column] ?? []).map((value) => analyze(valueText(value)).join(' ')).join(VALUE_BREAK),
   );
 }
 

@@ -1,4 +1,5 @@
 import {
+  EVERY,
   parseUrn,
   relationshipFields,
   searchableFields,
@@ -87,12 +88,19 @@ export function contributionOf(entity: EntitySpec, aspectName: string, value: un
 }
 
 function fieldValues(spec: SearchableFieldSpec, value: unknown): FieldValue[] {
+  // A path ending in `*` over a map (`customProperties/*`) stands for its entries: keep the keys.
+  const found =
+    spec.path[spec.path.length - 1] === EVERY
+      ? valuesAt(value, spec.path.slice(0, -1)).flatMap((parent) =>
+          isMap(parent) ? [parent] : valuesAt(parent, [EVERY]),
+        )
+      : valuesAt(value, spec.path);
   const values: FieldValue[] = [];
-  for (const found of valuesAt(value, spec.path)) {
-    if (typeof found === 'string' || typeof found === 'boolean') values.push(found);
-    else if (typeof found === 'number' && Number.isFinite(found)) values.push(found);
-    else if (typeof found === 'object' && found !== null && !Array.isArray(found)) {
-      for (const [key, entry] of Object.entries(found)) {
+  for (const item of found) {
+    if (typeof item === 'string' || typeof item === 'boolean') values.push(item);
+    else if (typeof item === 'number' && Number.isFinite(item)) values.push(item);
+    else if (isMap(item)) {
+      for (const [key, entry] of Object.entries(item)) {
         if (typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean') {
           values.push(`${key}=${String(entry)}`);
         }
@@ -100,6 +108,10 @@ function fieldValues(spec: SearchableFieldSpec, value: unknown): FieldValue[] {
     }
   }
   return values;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
