@@ -38,6 +38,12 @@ describe('contributionOf', () => {
       }),
     ).toMatchObject({ platform: ['urn:li:dataPlatform:hive'], id: ['db.orders'], origin: ['PROD'] });
   });
+
+  it('takes every item of an array field', () => {
+    expect(contributionOf(dataset, 'browsePaths', { paths: ['/prod/hive', '/dev/hive/db'] })).toEqual({
+      browsePaths: ['/prod/hive', '/dev/hive/db'],
+    });
+  });
 });
 
 describe('edgesOf', () => {

@@ -88,13 +88,10 @@ export function contributionOf(entity: EntitySpec, aspectName: string, value: un
 }
 
 function fieldValues(spec: SearchableFieldSpec, value: unknown): FieldValue[] {
-  // A path ending in `*` over a map (`customProperties/*`) stands for its entries: keep the keys.
+  // A path ending in `*` over a map (`customProperties/*`) stands for its entries: keep the keys. (Over an array, the
+  // items are what `valuesAt` of the shorter path already spreads.)
   const found =
-    spec.path[spec.path.length - 1] === EVERY
-      ? valuesAt(value, spec.path.slice(0, -1)).flatMap((parent) =>
-          isMap(parent) ? [parent] : valuesAt(parent, [EVERY]),
-        )
-      : valuesAt(value, spec.path);
+    spec.path[spec.path.length - 1] === EVERY ? valuesAt(value, spec.path.slice(0, -1)) : valuesAt(value, spec.path);
   const values: FieldValue[] = [];
   for (const item of found) {
     if (typeof item === 'string' || typeof item === 'boolean') values.push(item);
