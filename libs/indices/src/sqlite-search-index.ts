@@ -107,6 +107,7 @@ export class SqliteSearchIndex implements SearchIndex {
         CREATE INDEX IF NOT EXISTS documents_entity ON documents (entity, removed, urn);
       `);
       this.db = db;
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)');
       const rebuild = this.prepareLayout();
       db.exec(DERIVED_TABLES);
       this.statements = {
@@ -197,7 +198,21 @@ export class SqliteSearchIndex implements SearchIndex {
       const fts = this.ftsTable(entity.entityType);
       return this.db
         .transaction(() => {
-          const hits = this.hitsQuery(entity, fts, query, filter);
+          let hits = this.hitsQuery(entity, fts, query, filter);
+          if (filter.length > 0) {
+            // A filtered search evaluates its filter's id sets once, into this connection's temporary table, and
+            // counts, pages and facets from there (each statement would otherwise build them again).
+            this.prepared('DELETE FROM temp.search_hits').run();
+            this.prepared(`INSERT INTO temp.search_hits (id, score) ${hits.ranked}`).run(...hits.params);
+            hits = {
+              unranked: 'SELECT id FROM temp.search_hits',
+              ranked: 'SELECT id, score FROM temp.search_hits',
+              // CROSS JOIN: the hits drive (the temporary table has no statistics to tell the planner so).
+              page: `SELECT h.id AS id, d.urn AS urn FROM temp.search_hits h CROSS JOIN documents d ON d.id = h.id
+                     ORDER BY h.score, d.urn`,
+              params: [],
+            };
+          }
           const { total } = this.prepared(`SELECT COUNT(*) AS total FROM (${hits.unranked})`).get(...hits.params) as {
             total: number;
           };
@@ -525,8 +540,10 @@ export class SqliteSearchIndex implements SearchIndex {
       // once and the conditions filter its rows.
       const visible = visibility(filter, '+f.rowid', undefined, entity.entityType);
       const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ? AND ${visible.sql}`;
+      const score = `bm25("${fts.name}", ${fts.weights.join(', ')})`;
       return {
         unranked: `SELECT f.rowid AS id ${where}`,
+        ranked: `SELECT f.rowid AS id, ${score} AS score ${where}`,
         page: `SELECT h.id AS id, d.urn AS urn
                FROM (SELECT f.rowid AS id, bm25("${fts.name}", ${fts.weights.join(', ')}) AS score ${where}) h
                JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
@@ -539,6 +556,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const where = `FROM documents d WHERE d.entity = ? AND ${visible.sql} AND ${condition.sql}`;
     return {
       unranked: `SELECT d.id AS id ${where}`,
+      ranked: `SELECT d.id AS id, 0 AS score ${where}`,
       page: `SELECT d.id AS id, d.urn AS urn ${where} ORDER BY d.urn`,
       params: [entity.entityType, ...visible.params, ...condition.params],
     };
@@ -579,8 +597,8 @@ export class SqliteSearchIndex implements SearchIndex {
       } else {
         const rows = this.prepared(
           `SELECT v.field AS field, v.value AS value, COUNT(*) AS count
-           FROM (${hits.unranked}) h JOIN field_values v ON v.doc = h.id
-           WHERE v.field IN (SELECT value FROM json_each(?))
+           FROM (${hits.unranked}) h CROSS JOIN field_values v ON v.doc = h.id
+           WHERE +v.field IN (SELECT value FROM json_each(?))
            GROUP BY v.field, v.value`,
         ).all(...hits.params, names) as { field: string; value: string; count: number }[];
         for (const row of rows) add(row.field, row.value, row.count);
@@ -598,6 +616,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
 interface HitsQuery {
   readonly unranked: string;
+  /** Ids with their scores (lower ranks first). */
+  readonly ranked: string;
   readonly page: string;
   readonly params: unknown[];
 }
