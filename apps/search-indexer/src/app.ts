@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { readSchemas } from '@strata/schemas';
-import { createEntityRegistry, UNKNOWN_ACTOR_URN, type EntityRegistry } from '@strata/model';
+import { createEntityRegistry, UNKNOWN_ACTOR_URN } from '@strata/model';
 import { createEventSerde, topicNamesFrom } from '@strata/events';
 import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
 import {
@@ -36,9 +36,7 @@ export type SearchIndexerSettings = Pick<
  */
 export async function openSearchIndexer(
   settings: SearchIndexerSettings,
-  shared: Pick<SearchIndexerServiceOptions, 'log' | 'registry' | 'serde' | 'topics' | 'logger'> & {
-    readonly registry: EntityRegistry;
-  },
+  shared: Pick<SearchIndexerServiceOptions, 'log' | 'registry' | 'serde' | 'topics' | 'logger'>,
 ): Promise<{ service: SearchIndexerService; close: () => Promise<void> }> {
   const schema = createSearchSchema(shared.registry);
   mkdirSync(settings.DATA_DIR, { recursive: true });

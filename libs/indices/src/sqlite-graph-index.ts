@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
 
+import { settle } from './settle';
 import type { GraphEdge, GraphIndex, Relationship, RelationshipPage, RelationshipQuery } from './graph-index';
 
 /** Options of {@link SqliteGraphIndex}. */
@@ -164,11 +165,4 @@ function isNonNegativeInteger(value: number): boolean {
 function nonNegativeInteger(value: number, name: string): number {
   if (!isNonNegativeInteger(value)) throw new Error(`${name} must be a non-negative integer, got ${value}`);
   return value;
-}
-
-/** Runs synchronous database work as a promise, so that a failure rejects instead of throwing at the caller. */
-function settle<T>(work: () => T): Promise<T> {
-  return new Promise<T>((resolve) => {
-    resolve(work());
-  });
 }

@@ -40,6 +40,7 @@ import {
   parseSearchQuery,
   type QueryNode,
 } from './search-query';
+import { settle } from './settle';
 import { REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
 
 /** Options of {@link SqliteSearchIndex}. */
@@ -142,7 +143,9 @@ export class SqliteSearchIndex implements SearchIndex {
           `INSERT INTO facet_counts (entity, field, value, count) VALUES (?, ?, ?, ?)
            ON CONFLICT (entity, field, value) DO UPDATE SET count = count + excluded.count`,
         ),
-        dropEmptyFacets: db.prepare<[string]>('DELETE FROM facet_counts WHERE entity = ? AND count <= 0'),
+        dropEmptyFacet: db.prepare<[string, string, string]>(
+          'DELETE FROM facet_counts WHERE entity = ? AND field = ? AND value = ? AND count <= 0',
+        ),
         visibleCount: db.prepare<[string], { count: number }>(
           'SELECT COUNT(*) AS count FROM documents WHERE entity = ? AND removed = 0',
         ),
@@ -519,8 +522,9 @@ export class SqliteSearchIndex implements SearchIndex {
       const names = JSON.stringify(entity.facets.map((facet) => facet.name));
       for (const { field, value } of this.statements.facetValuesOf.all(row.id, names)) {
         this.statements.countFacet.run(row.entity, field, value, -1);
+        // Only the totals just decremented can have reached 0: one primary-key delete each, not a scan.
+        this.statements.dropEmptyFacet.run(row.entity, field, value);
       }
-      this.statements.dropEmptyFacets.run(row.entity);
     }
     this.statements.deleteFieldValues.run(row.id);
     this.statements.deleteBrowsePaths.run(row.id);
@@ -858,11 +862,4 @@ function comparison(operator: string, value: string): Sql {
   return number === undefined
     ? { sql: `value ${operator} ?`, params: [value] }
     : { sql: `number ${operator} ?`, params: [number] };
-}
-
-/** Runs synchronous database work as a promise, so that a failure rejects instead of throwing at the caller. */
-function settle<T>(work: () => T): Promise<T> {
-  return new Promise<T>((resolve) => {
-    resolve(work());
-  });
 }

@@ -45,8 +45,7 @@ export class ChangeLogIndexer {
     const decoded = records.flatMap((record) => this.decode(record));
     if (decoded.length > 0) await this.apply(decoded.map(({ change }) => change));
     await this.acknowledge(decoded);
-    const last = records[records.length - 1];
-    if (last !== undefined) this.options.progress.applied(records, this.options.now());
+    this.options.progress.applied(records, this.options.now());
   }
 
   private async apply(changes: readonly AspectChange[]): Promise<void> {
