@@ -274,6 +274,22 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
   });
 
+  describe('read-your-writes', () => {
+    it('answers a write that changes nothing at once: there is no change log for the indexer to acknowledge', async () => {
+      // The same tags again: UNCHANGED. Waiting for an acknowledgement here would end in a 504 after the timeout.
+      await ingest(hdfsDataset, 'globalTags', { tags: [{ tag: 'urn:li:tag:Engineering' }] });
+    });
+
+    it('waits for every proposal of a batch', async () => {
+      const urns = ['BatchOne', 'BatchTwo'].map((name) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${name},PROD)`);
+      const response = await http.post('/aspects?action=ingestProposalBatch&wait=indexed', {
+        proposals: urns.map((urn) => proposal(urn, 'status', { removed: false }).proposal),
+      });
+      expect(response.status).toBe(200);
+      expect((await search({ input: 'Batch*', entity: 'dataset' })).entities.sort()).toEqual(urns.sort());
+    });
+  });
+
   describe('soft delete, restore and hard delete', () => {
     it('hides a soft-deleted entity from search, browse and autocomplete, and shows it again when restored', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,ToBeRemoved,PROD)';
