@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 
 import type { LogRecord } from './message-log';
 import { SqliteMessageLog, type SqliteMessageLogOptions } from './sqlite-message-log';
@@ -232,29 +232,51 @@ describe('SqliteMessageLog', () => {
   });
 
   it('stops promptly while a failing batch waits for its retry, leaving no timer behind', async () => {
-    const timersBefore = activeTimers();
-    const log = new SqliteMessageLog({ path: ':memory:', retryInitialDelayMs: 60_000 });
-    let calls = 0;
-    await log.subscribe({
-      groupId: 'g',
-      topics: ['t'],
-      handleBatch: () => {
-        calls += 1;
-        return Promise.reject(new Error('fails'));
-      },
+    // Watch only the retry's own timer: counting every timer in the process is at the mercy of other tests' leftovers.
+    const retryDelayMs = 60_000;
+    const retryTimers: NodeJS.Timeout[] = [];
+    const cleared = new Set<unknown>();
+    const realSetTimeout = global.setTimeout;
+    const realClearTimeout = global.clearTimeout;
+    const setTimeoutSpy = jest.spyOn(global, 'setTimeout');
+    const clearTimeoutSpy = jest.spyOn(global, 'clearTimeout');
+    setTimeoutSpy.mockImplementation(((callback: () => void, ms?: number) => {
+      const timer = realSetTimeout(callback, ms);
+      if (ms === retryDelayMs) retryTimers.push(timer);
+      return timer;
+    }));
+    clearTimeoutSpy.mockImplementation((timer) => {
+      cleared.add(timer);
+      realClearTimeout(timer);
     });
-    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
-    await eventually(() => {
+    try {
+      const log = new SqliteMessageLog({
+        path: ':memory:',
+        retryInitialDelayMs: retryDelayMs,
+        retryMaxDelayMs: retryDelayMs,
+      });
+      let calls = 0;
+      await log.subscribe({
+        groupId: 'g',
+        topics: ['t'],
+        handleBatch: () => {
+          calls += 1;
+          return Promise.reject(new Error('fails'));
+        },
+      });
+      await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
+      await eventually(() => {
+        expect(retryTimers).toHaveLength(1);
+      });
       expect(calls).toBe(1);
-    });
-    await withDeadline(log.close(), 2_000);
-    expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
+      await withDeadline(log.close(), 2_000);
+      expect(retryTimers.every((timer) => cleared.has(timer))).toBe(true);
+    } finally {
+      setTimeoutSpy.mockRestore();
+      clearTimeoutSpy.mockRestore();
+    }
   });
 });
-
-function activeTimers(): number {
-  return process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
-}
 
 async function eventually(assertion: () => void, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
