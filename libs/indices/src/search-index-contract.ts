@@ -276,29 +276,42 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
 
     describe('filters', () => {
       const fixtures: DatasetFixture[] = [
-        { name: 'f.one', platform: 'hive', origin: 'PROD', tags: ['A'], createdAt: 100 },
-        { name: 'f.two', platform: 'kafka', origin: 'PROD', tags: ['A', 'B'], createdAt: 200 },
-        { name: 'f.three', platform: 'kafka', origin: 'DEV', createdAt: 300 },
+        { name: 'f.one', platform: 'hive', origin: 'PROD', tags: ['A'], createdAt: 100, description: 'fixture' },
+        { name: 'f.two', platform: 'kafka', origin: 'PROD', tags: ['A', 'B'], createdAt: 200, description: 'fixture' },
+        { name: 'f.three', platform: 'kafka', origin: 'DEV', createdAt: 300, description: 'fixture' },
       ];
       const one = urnOf('f.one');
       const two = urnOf('f.two', 'kafka');
       const three = urnOf('f.three', 'kafka', 'DEV');
+      // Each filter is checked with no text (`*`) and with a text every fixture matches: an engine may evaluate a
+      // filter differently beside full text. Compared as sets, as ranking is not what these tests are about.
+      const texts = ['*', 'fixture'];
+      const filtered = async (index: SearchIndex, filter: readonly (readonly Criterion[])[]): Promise<string[]> => {
+        const answers = await Promise.all(texts.map(async (text) => (await searchUrns(index, text, filter)).sort()));
+        expect(answers[1]).toEqual(answers[0]);
+        return answers[0] ?? [];
+      };
 
       it('ANDs the criteria of a group and ORs the groups', async () => {
         const index = await openWith(...fixtures);
         const kafka = criterion('platform', ['urn:li:dataPlatform:kafka']);
         const prod = criterion('origin', ['PROD']);
-        expect(await searchUrns(index, '*', [[kafka, prod]])).toEqual([two]);
-        expect(await searchUrns(index, '*', [[kafka, prod], [criterion('origin', ['DEV'])]])).toEqual([three, two]);
-        expect(await searchUrns(index, '*', [[criterion('tags', ['urn:li:tag:B', 'urn:li:tag:A'])]])).toEqual([
-          one,
-          two,
-        ]);
+        expect(await filtered(index, [[kafka, prod]])).toEqual([two]);
+        expect(await filtered(index, [[kafka, prod], [criterion('origin', ['DEV'])]])).toEqual([three, two]);
+        expect(await filtered(index, [[criterion('tags', ['urn:li:tag:B', 'urn:li:tag:A'])]])).toEqual([one, two]);
+        expect(await filtered(index, [[prod, criterion('tags', ['urn:li:tag:B'], 'EQUAL', true)]])).toEqual([one]);
+        // A group of exclusions only, beside a group of one requirement.
+        expect(
+          await filtered(index, [
+            [criterion('origin', ['PROD'], 'EQUAL', true), criterion('tags', [], 'EXISTS', true)],
+            [criterion('tags', ['urn:li:tag:B'])],
+          ]),
+        ).toEqual([three, two]);
       });
 
       it('implements every condition, negation, and a `.keyword` suffix', async () => {
         const index = await openWith(...fixtures);
-        const search = (c: Criterion) => searchUrns(index, '*', [[c]]);
+        const search = (c: Criterion) => filtered(index, [[c]]);
         expect(await search(criterion('origin.keyword', ['PROD']))).toEqual([one, two]);
         expect(await search(criterion('origin', ['prod']))).toEqual([]);
         expect(await search(criterion('id', ['TW'], 'CONTAIN'))).toEqual([two]);
@@ -308,10 +321,23 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         expect(await search(criterion('createdAt', ['200'], 'GREATER_THAN_OR_EQUAL_TO'))).toEqual([three, two]);
         expect(await search(criterion('createdAt', ['200'], 'LESS_THAN'))).toEqual([one]);
         expect(await search(criterion('createdAt', ['200'], 'LESS_THAN_OR_EQUAL_TO'))).toEqual([one, two]);
+        expect(await search(criterion('createdAt', ['200']))).toEqual([two]);
         expect(await search(criterion('tags', [], 'EXISTS'))).toEqual([one, two]);
         expect(await search(criterion('tags', [], 'IS_NULL'))).toEqual([three]);
+        expect(await search(criterion('tags', [], 'EXISTS', true))).toEqual([three]);
+        expect(await search(criterion('tags', [], 'IS_NULL', true))).toEqual([one, two]);
         expect(await search(criterion('origin', ['PROD'], 'EQUAL', true))).toEqual([three]);
         expect(await search(criterion('origin', [], 'EQUAL'))).toEqual([one, three, two]);
+      });
+
+      it('matches long values exactly', async () => {
+        const long = `${'x'.repeat(300)}.table`;
+        const index = await openWith(...fixtures, { name: long, description: 'fixture' });
+        expect(await filtered(index, [[criterion('id', [long])]])).toEqual([urnOf(long)]);
+        expect(await filtered(index, [[criterion('id', [`${long}.other`])]])).toEqual([]);
+        expect(await filtered(index, [[criterion('id', [long], 'EQUAL', true), criterion('origin', ['DEV'])]])).toEqual(
+          [three],
+        );
       });
 
       it('rejects an unknown field and an unknown condition', async () => {

@@ -64,3 +64,76 @@ describe('SqliteSearchIndex', () => {
     }
   });
 });
+
+describe('SqliteSearchIndex result cache', () => {
+  const directories: string[] = [];
+  const indices: SqliteSearchIndex[] = [];
+  afterEach(async () => {
+    for (const index of indices.splice(0)) await index.close();
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  function openOn(path: string, resultCacheEntries?: number): SqliteSearchIndex {
+    const index = new SqliteSearchIndex({
+      path,
+      schema,
+      ...(resultCacheEntries === undefined ? {} : { resultCacheEntries }),
+    });
+    indices.push(index);
+    return index;
+  }
+
+  function newFile(): string {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
+    directories.push(directory);
+    return join(directory, 'search.sqlite');
+  }
+
+  const orders = datasetDocument({ name: 'db.orders', description: 'kept orders' });
+  const invoices = datasetDocument({ name: 'db.invoices', description: 'kept invoices' });
+  const request = { entityType: 'dataset', input: 'kept', filter: [], start: 0, count: 10 };
+
+  it('answers a repeated search from the page it kept, while nothing of that entity type changed', async () => {
+    const index = openOn(newFile());
+    await index.write([{ put: orders }]);
+    const first = await index.search(request);
+    expect(await index.search(request)).toBe(first);
+    // Another entity type's write leaves the page valid.
+    await index.write([{ put: { urn: 'urn:li:corpuser:someone', entityType: 'corpuser', aspects: {} } }]);
+    expect(await index.search(request)).toBe(first);
+    // Other paging is another request.
+    expect(await index.search({ ...request, count: 5 })).not.toBe(first);
+  });
+
+  it('searches again after its own writes of that entity type: put and remove', async () => {
+    const index = openOn(newFile());
+    await index.write([{ put: orders }]);
+    expect((await index.search(request)).hits.map((hit) => hit.urn)).toEqual([orders.urn]);
+    await index.write([{ put: invoices }]);
+    expect((await index.search(request)).hits.map((hit) => hit.urn).sort()).toEqual([invoices.urn, orders.urn].sort());
+    await index.write([{ remove: orders.urn }]);
+    expect((await index.search(request)).hits.map((hit) => hit.urn)).toEqual([invoices.urn]);
+  });
+
+  it('searches again after another connection to the same file wrote', async () => {
+    const path = newFile();
+    const reader = openOn(path);
+    const writer = openOn(path);
+    await writer.write([{ put: orders }]);
+    expect((await reader.search(request)).total).toBe(1);
+    await writer.write([{ put: invoices }]);
+    expect((await reader.search(request)).total).toBe(2);
+  });
+
+  it('keeps nothing with resultCacheEntries 0, and refuses a negative size', async () => {
+    const index = openOn(newFile(), 0);
+    await index.write([{ put: orders }]);
+    const first = await index.search(request);
+    const second = await index.search(request);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    expect(() => new SqliteSearchIndex({ path: ':memory:', schema, resultCacheEntries: -1 })).toThrow(
+      'resultCacheEntries must be a non-negative integer',
+    );
+  });
+});

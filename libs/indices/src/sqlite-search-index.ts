@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { ValidationError } from '@strata/model';
 
 import {
@@ -50,7 +51,21 @@ export interface SqliteSearchIndexOptions {
   readonly schema: SearchSchema;
   /** How long a write waits for another connection's write lock before failing, in milliseconds. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * How many answered search pages to keep for repeated requests (0: none). Default 256. A kept page is served only
+   * while no document of its entity type has changed since — by this instance or, through the same file, another.
+   */
+  readonly resultCacheEntries?: number;
 }
+
+/** A search page kept by {@link SqliteSearchIndex}, with the generation of its entity type's documents it holds. */
+interface CachedPage {
+  readonly generation: number;
+  readonly page: SearchPage;
+}
+
+/** Larger pages are not kept (a user pages by tens), so that a cache of a few hundred entries stays a few megabytes. */
+const MAX_CACHED_HITS = 100;
 
 /** A SQL fragment and its parameters. */
 interface Sql {
@@ -65,12 +80,18 @@ interface Sql {
  * - `field_values (doc, field, value, number)`: every field value, for filters and facets (indexed by field and value,
  *   and by document).
  * - `fts_<entity>`: one contentless FTS5 table per entity type, one column per text field of its {@link SearchSchema},
- *   holding the {@link analyze}d words; ranked with `bm25` weighted by the fields' boosts. Its column set is
- *   fingerprinted in `meta`; when the schema changes, the table is rebuilt from `documents` on open.
+ *   holding the {@link analyze}d words; ranked with `bm25` weighted by the fields' boosts. One more column holds each
+ *   document's filter keys (a token per field value), so that a text search with `EQUAL`/`IN`/`EXISTS` filters is one
+ *   full-text query in which FTS5 intersects the document lists. Its column set is fingerprinted in `meta`; when the
+ *   schema changes, the table is rebuilt from `documents` on open.
  * - `browse_paths (doc, prefix, next)`: one row per (document, path prefix) with the next segment below it (NULL where
  *   a path ends), which answers a browse level with one index range.
  * - `suggestions (doc, entity, rank, key, field, value)`: the {@link autocompleteKeys} of every autocomplete field
  *   value (rank 0: the value's start; 1: a later word), scanned in key order for a prefix.
+ *
+ * Search pages are kept for repeated requests (`resultCacheEntries`) while their entity type's documents are
+ * unchanged: FTS5 scores every match (≈ 0.6 µs each), so a text matching 100,000 documents costs over 100 ms however
+ * small the page, and a user repeating or paging back through a search should not pay it each time.
  *
  * Runs with `synchronous = NORMAL` (the index is rebuilt from the primary store if a power loss drops a write); each
  * write call is one `BEGIN IMMEDIATE` transaction and each query reads one snapshot.
@@ -84,9 +105,20 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly statementCache = new Map<string, Database.Statement>();
   /** Fingerprint of the derived tables' layout, kept in `meta`. */
   private layout = '';
+  /** Search pages answered, by request (Solr's query result cache, in effect). */
+  private readonly results: LRUCache<string, CachedPage> | undefined;
+  /** Per entity type, how many of this instance's writes have changed its documents: a kept page's validity. */
+  private readonly generations = new Map<string, number>();
+  /** SQLite's count of other connections' commits, when the kept pages were last known valid. */
+  private dataVersion: number | undefined;
 
   constructor(options: SqliteSearchIndexOptions) {
     this.schema = options.schema;
+    const cacheEntries = options.resultCacheEntries ?? 256;
+    if (!Number.isSafeInteger(cacheEntries) || cacheEntries < 0) {
+      throw new Error(`resultCacheEntries must be a non-negative integer, not ${cacheEntries}`);
+    }
+    this.results = cacheEntries === 0 ? undefined : new LRUCache({ max: cacheEntries });
     const db = new Database(options.path);
     try {
       db.pragma('journal_mode = WAL');
@@ -149,6 +181,7 @@ export class SqliteSearchIndex implements SearchIndex {
         visibleCount: db.prepare<[string], { count: number }>(
           'SELECT COUNT(*) AS count FROM documents WHERE entity = ? AND removed = 0',
         ),
+        dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
         readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE name = ?'),
         writeMeta: db.prepare<[string, string]>(
           'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
@@ -189,6 +222,11 @@ export class SqliteSearchIndex implements SearchIndex {
         }
       }
       this.writeTransaction.immediate(changes);
+      for (const change of changes) {
+        const entityType = 'put' in change ? change.put.entityType : /^urn:li:([^:]+):/.exec(change.remove)?.[1];
+        if (entityType === undefined) this.results?.clear();
+        else this.generations.set(entityType, (this.generations.get(entityType) ?? 0) + 1);
+      }
     });
   }
 
@@ -199,7 +237,11 @@ export class SqliteSearchIndex implements SearchIndex {
       const query = parseSearchQuery(request.input, entity);
       const filter = resolveFilter(request.filter, entity);
       const fts = this.ftsTable(entity.entityType);
-      return this.db
+      const key = JSON.stringify([entity.entityType, request.input, filter, request.start, request.count]);
+      const generation = this.keptPagesGeneration(entity.entityType);
+      const kept = this.results?.get(key);
+      if (kept?.generation === generation) return kept.page;
+      const page = this.db
         .transaction(() => {
           let hits = this.hitsQuery(entity, fts, query, filter);
           if (filter.length > 0) {
@@ -237,6 +279,8 @@ export class SqliteSearchIndex implements SearchIndex {
           };
         })
         .deferred();
+      if (page.hits.length <= MAX_CACHED_HITS) this.results?.set(key, { generation, page });
+      return page;
     });
   }
 
@@ -246,7 +290,7 @@ export class SqliteSearchIndex implements SearchIndex {
       checkPaging(request.start, request.limit, MAX_PAGE_SIZE, 'limit');
       const filter = resolveFilter(request.filter, entity);
       const path = normalizeBrowsePath(request.path);
-      const visible = visibility(filter, 'b.doc', 'b.removed');
+      const visible = visibility(filter, 'b.doc', 'b.removed', undefined, this.driverOf);
       return this.db
         .transaction(() => {
           const scope = `FROM browse_paths b WHERE b.entity = ? AND b.prefix = ? AND ${visible.sql}`;
@@ -292,7 +336,7 @@ export class SqliteSearchIndex implements SearchIndex {
         throw new ValidationError(`Unknown field ${request.field} for entity ${entity.entityType}`);
       }
       const prefix = autocompletePrefix(request.query);
-      const visible = visibility(filter, 's.doc', 's.removed');
+      const visible = visibility(filter, 's.doc', 's.removed', undefined, this.driverOf);
       const fieldClause = request.field === undefined ? '' : 'AND s.field = ?';
       // Scanned in index order (key, then URN), so the first `limit` distinct documents end the scan.
       const statement = this.prepared(
@@ -331,11 +375,29 @@ export class SqliteSearchIndex implements SearchIndex {
 
   close(): Promise<void> {
     return settle(() => {
+      this.results?.clear();
       if (this.db.open) this.db.close();
     });
   }
 
   // -------------------------------------------------------------------------------------------------------------------
+
+  /**
+   * The generation of the entity type's documents a kept page must hold to be served. Forgets every kept page when
+   * another connection has committed since they were kept: its writes are not counted in {@link generations}. Read
+   * before the search's snapshot is taken, so that a page's content is never older than the generation it is kept
+   * under.
+   */
+  private keptPagesGeneration(entityType: string): number {
+    if (this.results !== undefined) {
+      const version = this.statements.dataVersion.get();
+      if (version !== this.dataVersion) {
+        this.results.clear();
+        this.dataVersion = version;
+      }
+    }
+    return this.generations.get(entityType) ?? 0;
+  }
 
   /** Prepared statements of the queries built per request, by SQL text (their shapes repeat). */
   private prepared(sql: string): Database.Statement {
@@ -369,14 +431,15 @@ export class SqliteSearchIndex implements SearchIndex {
     const tables = this.schema.entities().map((entity) => {
       const columns = entity.fields.filter((field) => field.text).map((field) => field.name);
       for (const column of columns) {
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(column)) {
-          throw new Error(`Search field ${column} of ${entity.entityType} is not a plain identifier`);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(column) || column === FILTER_KEYS_COLUMN) {
+          throw new Error(`Search field ${column} of ${entity.entityType} is not a plain identifier or is reserved`);
         }
       }
       const table: FtsTable = {
         name: `fts_${entity.entityType}`,
         columns,
-        weights: columns.map((column) => entity.field(column)?.boost ?? 1),
+        // The filter keys weigh nothing: a filter narrows the hits without ranking them.
+        weights: [...columns.map((column) => entity.field(column)?.boost ?? 1), 0],
         insert: undefined,
         remove: undefined,
       };
@@ -414,7 +477,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.db.transaction(() => {
       for (const table of tables) {
         this.db.exec(
-          `CREATE VIRTUAL TABLE "${table.name}" USING fts5(${table.columns.map((column) => `"${column}"`).join(', ')},
+          `CREATE VIRTUAL TABLE "${table.name}" USING fts5(${[...table.columns, FILTER_KEYS_COLUMN].map((column) => `"${column}"`).join(', ')},
            content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
         );
         this.prepareFts(table);
@@ -428,8 +491,9 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private prepareFts(table: FtsTable): void {
-    const placeholders = table.columns.map(() => '?').join(', ');
-    const names = table.columns.map((column) => `"${column}"`).join(', ');
+    const columns = [...table.columns, FILTER_KEYS_COLUMN];
+    const placeholders = columns.map(() => '?').join(', ');
+    const names = columns.map((column) => `"${column}"`).join(', ');
     table.insert = this.prepared(`INSERT INTO "${table.name}" (rowid, ${names}) VALUES (?, ${placeholders})`);
     table.remove = this.prepared(`DELETE FROM "${table.name}" WHERE rowid = ?`);
   }
@@ -461,7 +525,7 @@ export class SqliteSearchIndex implements SearchIndex {
     }
     if (removed === 0) this.countFacets(entity, fields, 1);
     const fts = this.ftsTable(entity.entityType);
-    fts.insert?.run(id, ...ftsColumns(fields, fts.columns));
+    fts.insert?.run(id, ...ftsColumns(fields, fts.columns), filterKeys(fields));
     // Each (prefix, kind, next) once per document, so that plain counts count documents.
     const rows = new Map<string, [string, BrowseRowKind, string | null]>();
     for (const path of browsePathsOf(fields)) {
@@ -533,29 +597,70 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
+   * The criterion of an AND group to evaluate as a set (the others are checked per row): of several positive
+   * criteria, the one matching the fewest documents, counted up to {@link DRIVER_COUNT_CAP} from the `(field, value)`
+   * index — among those the index answers by a range, since counting any other condition costs as much as building
+   * its set.
+   */
+  private readonly driverOf = (group: readonly Criterion[]): Criterion | undefined => {
+    const positives = group.filter(isPositive);
+    const ranged = positives.filter(isIndexRange);
+    if (positives.length < 2 || ranged.length === 0) return positives[0];
+    let driver: Criterion | undefined;
+    let fewest = Infinity;
+    for (const criterion of ranged) {
+      const documents = criterionSql(criterion, '', 'documents');
+      const { count } = this.prepared(`SELECT COUNT(*) AS count FROM (${documents.sql} LIMIT ${DRIVER_COUNT_CAP})`).get(
+        ...documents.params,
+      ) as { count: number };
+      if (count < fewest) {
+        driver = criterion;
+        fewest = count;
+      }
+    }
+    return driver;
+  };
+
+  /**
    * The documents of the entity matching the query and the filter, as three statements sharing their parameters:
    * `unranked` selects their ids (for counting and facets), `page` their ids and URNs in rank order, ties by URN.
    */
   private hitsQuery(entity: EntitySearchSchema, fts: FtsTable, query: QueryNode, filter: Filter): HitsQuery {
     const expression = ftsExpression(query, entity);
     if (expression !== undefined) {
+      const everything = filter.length === 0 || filter.some((group) => group.length === 0);
+      const keyed = everything ? undefined : keyedFilter(filter);
+      const score = `bm25("${fts.name}", ${fts.weights.join(', ')})`;
+      if (everything || keyed !== undefined) {
+        // The whole search is one full-text expression: FTS5 intersects the filter keys' document lists with the
+        // text's, skipping through them, and scores only what is left.
+        const hidden = namesRemoved(filter) ? undefined : filterKeysExpression(valueKey(REMOVED_FIELD, 'true'));
+        const matched = keyed === undefined ? `(${expression})` : `((${expression}) AND (${keyed}))`;
+        const match = hidden === undefined ? matched : `${matched} NOT ${hidden}`;
+        const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ?`;
+        return {
+          unranked: `SELECT f.rowid AS id ${where}`,
+          ranked: `SELECT f.rowid AS id, ${score} AS score ${where}`,
+          page: `SELECT h.id AS id, d.urn AS urn FROM (SELECT f.rowid AS id, ${score} AS score ${where}) h
+                 JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
+          params: [match],
+        };
+      }
       // The FTS table holds only this entity's documents: visibility and the filter are conditions on its rowid.
       // `+` keeps SQLite from probing the FTS index once per filtered rowid (a full-text query each): the match runs
       // once and the conditions filter its rows.
-      const visible = visibility(filter, '+f.rowid', undefined, entity.entityType);
+      const visible = visibility(filter, '+f.rowid', undefined, entity.entityType, this.driverOf);
       const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ? AND ${visible.sql}`;
-      const score = `bm25("${fts.name}", ${fts.weights.join(', ')})`;
       return {
         unranked: `SELECT f.rowid AS id ${where}`,
         ranked: `SELECT f.rowid AS id, ${score} AS score ${where}`,
-        page: `SELECT h.id AS id, d.urn AS urn
-               FROM (SELECT f.rowid AS id, bm25("${fts.name}", ${fts.weights.join(', ')}) AS score ${where}) h
+        page: `SELECT h.id AS id, d.urn AS urn FROM (SELECT f.rowid AS id, ${score} AS score ${where}) h
                JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
         params: [expression, ...visible.params],
       };
     }
     // Unranked (every score is 0): in URN order, which the documents index holds.
-    const visible = visibility(filter, 'd.id', 'd.removed');
+    const visible = visibility(filter, 'd.id', 'd.removed', undefined, this.driverOf);
     const condition = conditionSql(query, entity, fts);
     const where = `FROM documents d WHERE d.entity = ? AND ${visible.sql} AND ${condition.sql}`;
     return {
@@ -689,8 +794,11 @@ const DERIVED_TABLES = `
         CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
 `;
 
+/** How far {@link SqliteSearchIndex.driverOf} counts a criterion's documents: enough to tell a selective one. */
+const DRIVER_COUNT_CAP = 10_000;
+
 /** Bump when the derived tables' layout changes: files written before are rebuilt from `documents` on open. */
-const LAYOUT_VERSION = 4;
+const LAYOUT_VERSION = 5;
 
 function toDocument(row: DocumentRow): SearchDocument {
   return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
@@ -706,6 +814,80 @@ function ftsColumns(fields: Readonly<Record<string, readonly FieldValue[]>>, col
   return columns.map((column) =>
     (fields[column] ?? []).map((value) => analyze(valueText(value)).join(' ')).join(VALUE_BREAK),
   );
+}
+
+/**
+ * The FTS column of filter keys: one token per field value (`v<field hex>x<value hex>`), one per field present
+ * (`p<field hex>`), and {@link EVERY_DOCUMENT_KEY}. Hexadecimal keeps each key one token, exact (no case folding or
+ * splitting by the tokenizer can touch it) and unable to equal a word of the text columns' queries.
+ */
+const FILTER_KEYS_COLUMN = 'strata_filter_keys';
+
+/** In every document's filter keys: the positive side of a filter group made only of exclusions. */
+const EVERY_DOCUMENT_KEY = 'all';
+
+/** Values longer than this get no filter key; a criterion naming one is evaluated on `field_values` instead. */
+const MAX_KEYED_VALUE_LENGTH = 256;
+
+function hex(text: string): string {
+  return Buffer.from(text, 'utf8').toString('hex');
+}
+
+function valueKey(field: string, value: string): string | undefined {
+  return value.length > MAX_KEYED_VALUE_LENGTH ? undefined : `v${hex(field)}x${hex(value)}`;
+}
+
+function presenceKey(field: string): string {
+  return `p${hex(field)}`;
+}
+
+function filterKeys(fields: Readonly<Record<string, readonly FieldValue[]>>): string {
+  const keys = new Set<string>([EVERY_DOCUMENT_KEY]);
+  for (const [field, values] of Object.entries(fields)) {
+    if (values.length > 0) keys.add(presenceKey(field));
+    for (const value of values) {
+      const key = valueKey(field, valueText(value));
+      if (key !== undefined) keys.add(key);
+    }
+  }
+  return [...keys].join(' ');
+}
+
+function filterKeysExpression(key: string | undefined): string | undefined {
+  return key === undefined ? undefined : `{${FILTER_KEYS_COLUMN}} : "${key}"`;
+}
+
+/**
+ * The filter as an FTS5 expression on the filter keys, when every criterion is an `EQUAL`/`IN` on values short enough
+ * to be keyed, an `EXISTS` or an `IS_NULL`; else undefined (the filter takes the `field_values` path).
+ */
+function keyedFilter(filter: Filter): string | undefined {
+  const groups: string[] = [];
+  for (const group of filter) {
+    const required: string[] = [];
+    const excluded: string[] = [];
+    for (const criterion of group) {
+      let keys: (string | undefined)[];
+      switch (criterion.condition) {
+        case 'EQUAL':
+        case 'IN':
+          keys = criterion.values.map((value) => filterKeysExpression(valueKey(criterion.field, value)));
+          break;
+        case 'EXISTS':
+        case 'IS_NULL':
+          keys = [filterKeysExpression(presenceKey(criterion.field))];
+          break;
+        default:
+          return undefined;
+      }
+      if (keys.length === 0 || keys.some((key) => key === undefined)) return undefined;
+      const excludes = criterion.negated !== (criterion.condition === 'IS_NULL');
+      (excludes ? excluded : required).push(`(${keys.join(' OR ')})`);
+    }
+    const positive = required.length > 0 ? required.join(' AND ') : filterKeysExpression(EVERY_DOCUMENT_KEY);
+    groups.push(excluded.length > 0 ? `((${positive}) NOT (${excluded.join(' OR ')}))` : `(${positive})`);
+  }
+  return groups.join(' OR ');
 }
 
 /**
@@ -790,8 +972,18 @@ function valuesGlob(fields: readonly string[], pattern: string): Sql {
  * What a query may see, as a condition on a document id column: soft-deleted documents hidden unless a criterion names
  * `removed` — by a `removed` column when the table has one, else (`entityType` given) by excluding the entity's removed
  * documents — and the filter's OR of AND groups. A group whose criteria were all ignorable matches everything.
+ *
+ * In each group, the criterion `drives` chooses is written as a set (`id IN (…)`, built once) and the others as
+ * per-row checks on the rows it lets through (`EXISTS`, by the document index of `field_values`): a group costs its
+ * most selective criterion's set, not every criterion's.
  */
-function visibility(filter: Filter, id: string, removedColumn: string | undefined, entityType?: string): Sql {
+function visibility(
+  filter: Filter,
+  id: string,
+  removedColumn: string | undefined,
+  entityType?: string,
+  drives: (group: readonly Criterion[]) => Criterion | undefined = firstPositive,
+): Sql {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (!namesRemoved(filter)) {
@@ -803,7 +995,12 @@ function visibility(filter: Filter, id: string, removedColumn: string | undefine
   }
   if (filter.length > 0 && filter.every((group) => group.length > 0)) {
     const ored = filter.map((group) => {
-      const anded = group.map((criterion) => criterionSql(criterion, id));
+      const driver = drives(group);
+      // The driver first: SQLite checks a row's conditions in the order written.
+      const ordered = driver === undefined ? group : [driver, ...group.filter((criterion) => criterion !== driver)];
+      const anded = ordered.map((criterion) =>
+        criterionSql(criterion, id, driver === undefined || criterion === driver ? 'set' : 'check'),
+      );
       for (const criterion of anded) params.push(...criterion.params);
       return `(${anded.map((criterion) => criterion.sql).join(' AND ')})`;
     });
@@ -812,11 +1009,38 @@ function visibility(filter: Filter, id: string, removedColumn: string | undefine
   return { sql: parts.length === 0 ? '1' : parts.join(' AND '), params };
 }
 
-function criterionSql(criterion: Criterion, id: string): Sql {
-  const scope = (condition: string, params: unknown[]): Sql => ({
-    sql: `${id} ${criterion.negated ? 'NOT IN' : 'IN'} (SELECT doc FROM field_values WHERE field = ?${condition})`,
-    params: [criterion.field, ...params],
-  });
+/** Criteria a document matches by having a value: the only ones that can bound a group's rows by themselves. */
+function isPositive(criterion: Criterion): boolean {
+  return !criterion.negated && criterion.condition !== 'IS_NULL';
+}
+
+function firstPositive(group: readonly Criterion[]): Criterion | undefined {
+  return group.find(isPositive);
+}
+
+/** Conditions answered by a range of the `(field, value)` index, so that counting their documents is cheap. */
+function isIndexRange(criterion: Criterion): boolean {
+  return criterion.condition === 'EQUAL' || criterion.condition === 'IN' || criterion.condition === 'EXISTS';
+}
+
+/**
+ * One criterion as SQL on a document id: as a `set` (`id IN (SELECT doc …)`, evaluated once) or as a per-row `check`
+ * (`EXISTS (… WHERE doc = id …)`); negated, as `NOT IN` / `NOT EXISTS`. As `documents`, the ids it matches (negation
+ * aside).
+ */
+function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check' | 'documents' = 'set'): Sql {
+  const scope = (condition: string, params: unknown[]): Sql =>
+    form === 'documents'
+      ? { sql: `SELECT doc FROM field_values WHERE field = ?${condition}`, params: [criterion.field, ...params] }
+      : form === 'set'
+        ? {
+            sql: `${id} ${criterion.negated ? 'NOT IN' : 'IN'} (SELECT doc FROM field_values WHERE field = ?${condition})`,
+            params: [criterion.field, ...params],
+          }
+        : {
+            sql: `${criterion.negated ? 'NOT EXISTS' : 'EXISTS'} (SELECT 1 FROM field_values WHERE doc = ${id} AND field = ?${condition})`,
+            params: [criterion.field, ...params],
+          };
   const anyOf = (make: (value: string) => Sql): Sql => {
     const parts = criterion.values.map(make);
     return scope(
