@@ -84,6 +84,8 @@ interface Sql {
  *   document's filter keys (a token per field value), so that a text search with `EQUAL`/`IN`/`EXISTS` filters is one
  *   full-text query in which FTS5 intersects the document lists. Its column set is fingerprinted in `meta`; when the
  *   schema changes, the table is rebuilt from `documents` on open.
+ * - `facet_counts (entity, field, value, count)`, `entity_counts (entity, visible)`: per entity type, the totals of the
+ *   visible documents' facet values and the number of those documents, kept on write.
  * - `browse_paths (doc, prefix, next)`: one row per (document, path prefix) with the next segment below it (NULL where
  *   a path ends), which answers a browse level with one index range.
  * - `suggestions (doc, entity, rank, key, field, value)`: the {@link autocompleteKeys} of every autocomplete field
@@ -179,7 +181,11 @@ export class SqliteSearchIndex implements SearchIndex {
           'DELETE FROM facet_counts WHERE entity = ? AND field = ? AND value = ? AND count <= 0',
         ),
         visibleCount: db.prepare<[string], { count: number }>(
-          'SELECT COUNT(*) AS count FROM documents WHERE entity = ? AND removed = 0',
+          'SELECT visible AS count FROM entity_counts WHERE entity = ?',
+        ),
+        countVisible: db.prepare<[string, number]>(
+          `INSERT INTO entity_counts (entity, visible) VALUES (?, ?)
+           ON CONFLICT (entity) DO UPDATE SET visible = visible + excluded.visible`,
         ),
         dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
         readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE name = ?'),
@@ -460,7 +466,7 @@ export class SqliteSearchIndex implements SearchIndex {
       .all();
     this.db.transaction(() => {
       for (const { name } of virtualTables) this.db.exec(`DROP TABLE "${name.replace(/"/g, '""')}"`);
-      for (const name of ['field_values', 'facet_counts', 'browse_paths', 'suggestions']) {
+      for (const name of ['field_values', 'facet_counts', 'entity_counts', 'browse_paths', 'suggestions']) {
         this.db.exec(`DROP TABLE IF EXISTS ${name}`);
       }
     })();
@@ -523,7 +529,10 @@ export class SqliteSearchIndex implements SearchIndex {
         this.statements.insertFieldValue.run(id, name, valueText(value), valueNumber(value) ?? null);
       }
     }
-    if (removed === 0) this.countFacets(entity, fields, 1);
+    if (removed === 0) {
+      this.countFacets(entity, fields, 1);
+      this.statements.countVisible.run(entity.entityType, 1);
+    }
     const fts = this.ftsTable(entity.entityType);
     fts.insert?.run(id, ...ftsColumns(fields, fts.columns), filterKeys(fields));
     // Each (prefix, kind, next) once per document, so that plain counts count documents.
@@ -583,6 +592,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private clearDerived(row: DocumentRow): void {
     const entity = this.schema.entity(row.entity);
     if (entity !== undefined && row.removed === 0) {
+      this.statements.countVisible.run(row.entity, -1);
       const names = JSON.stringify(entity.facets.map((facet) => facet.name));
       for (const { field, value } of this.statements.facetValuesOf.all(row.id, names)) {
         this.statements.countFacet.run(row.entity, field, value, -1);
@@ -768,6 +778,7 @@ const DERIVED_TABLES = `
           count INTEGER NOT NULL,
           PRIMARY KEY (entity, field, value)
         ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, visible INTEGER NOT NULL) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS browse_paths (
           doc INTEGER NOT NULL,
           entity TEXT NOT NULL,
@@ -798,7 +809,7 @@ const DERIVED_TABLES = `
 const DRIVER_COUNT_CAP = 10_000;
 
 /** Bump when the derived tables' layout changes: files written before are rebuilt from `documents` on open. */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 
 function toDocument(row: DocumentRow): SearchDocument {
   return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
