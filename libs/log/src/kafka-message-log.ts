@@ -191,30 +191,46 @@ export class KafkaMessageLog implements MessageLog {
     if (topics.length === 0) throw new Error('subscribe: at least one topic is required');
     if (topics.includes('')) throw new Error('subscribe: topic must not be empty');
     const maxBatchSize = positiveInteger(options.maxBatchSize ?? 500, 'maxBatchSize');
-    const subscription = new KafkaSubscription(
-      {
-        createConsumer: () =>
-          this.kafka.consumer({
-            groupId: options.groupId,
-            ...this.consumerSettings,
-            // The subscription restarts a crashed consumer itself (see KafkaSubscription.onCrash).
-            retry: { ...this.retry, restartOnFailure: () => Promise.resolve(false) },
-          }),
-        admin: () => this.admin(),
-      },
-      {
-        groupId: options.groupId,
-        topics,
-        fromBeginning: options.fromBeginning ?? true,
-        maxBatchSize,
-        handleBatch: options.handleBatch,
-      },
-      this.delivery,
-      (stopped) => this.subscriptions.delete(stopped),
-    );
-    this.subscriptions.add(subscription);
-    await subscription.start();
-    return subscription;
+    // A member joining while its group rebalances can be refused by the group coordinator (librdkafka's mock cluster
+    // answers a SyncGroup that races a rebalance with INVALID_REQUEST): that is the group's state, not a fault of this
+    // member, so joining is tried again. Unreachable brokers are not retried here: kafkajs's own retries bound them.
+    for (let attempt = 1; ; attempt += 1) {
+      const subscription = new KafkaSubscription(
+        {
+          createConsumer: () =>
+            this.kafka.consumer({
+              groupId: options.groupId,
+              ...this.consumerSettings,
+              // The subscription restarts a crashed consumer itself (see KafkaSubscription.onCrash).
+              retry: { ...this.retry, restartOnFailure: () => Promise.resolve(false) },
+            }),
+          admin: () => this.admin(),
+        },
+        {
+          groupId: options.groupId,
+          topics,
+          fromBeginning: options.fromBeginning ?? true,
+          maxBatchSize,
+          handleBatch: options.handleBatch,
+        },
+        this.delivery,
+        (stopped) => this.subscriptions.delete(stopped),
+      );
+      this.subscriptions.add(subscription);
+      try {
+        await subscription.start();
+        return subscription;
+      } catch (error) {
+        // start() has stopped the subscription, which took it out of this.subscriptions.
+        if (attempt >= JOIN_ATTEMPTS || this.isClosing() || !refusedByGroupCoordinator(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, this.delivery.retryInitialDelayMs * attempt));
+      }
+    }
+  }
+
+  /** A method rather than a field read, because close() may begin while subscribe() awaits. */
+  private isClosing(): boolean {
+    return this.closing !== undefined;
   }
 
   close(): Promise<void> {
@@ -298,6 +314,14 @@ function forwardLog(logger: (entry: KafkaMessageLogEntry) => void, { namespace, 
   } catch {
     // A faulty logger must not break kafkajs, which calls it from its own code paths.
   }
+}
+
+/** How many times {@link KafkaMessageLog.subscribe} tries to join a group whose coordinator refused the member. */
+const JOIN_ATTEMPTS = 3;
+
+/** Whether a subscription failed to start because a broker answered a group request with an error code. */
+function refusedByGroupCoordinator(error: unknown): boolean {
+  return error instanceof Error && error.cause instanceof Error && error.cause.name === 'KafkaJSProtocolError';
 }
 
 function positiveInteger(value: number, name: string): number {

@@ -1,53 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Admin, Consumer, ConsumerRunConfig, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 
+import { events, FakeConsumer } from './kafka-consumer.fake';
 import { KafkaSubscription, type KafkaDeliverySettings, type KafkaMessageLogErrorContext } from './kafka-subscription';
 import type { BatchHandler, LogRecord } from './message-log';
 
 // The delivery policy of one Kafka group member, against a stand-in for the kafkajs consumer: chunking, commit after
 // the handler, redelivery with backoff, readiness, crash restarts. The same code runs against the mock cluster in
 // kafka-message-log.int.spec.ts; here each rule is driven directly and quickly.
-
-const events = { GROUP_JOIN: 'group_join', FETCH: 'fetch', CRASH: 'crash' } as const;
-
-/** Records what the subscription does with its consumer, and lets the test emit kafkajs's events. */
-class FakeConsumer {
-  readonly events = events;
-  readonly listeners = new Map<string, ((event: { payload: unknown }) => void)[]>();
-  runs: ConsumerRunConfig[] = [];
-  disconnects = 0;
-  readonly commits: unknown[] = [];
-
-  on(name: string, listener: (event: { payload: unknown }) => void): void {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
-  }
-  emit(name: string, payload: unknown): void {
-    for (const listener of this.listeners.get(name) ?? []) listener({ payload });
-  }
-  connect(): Promise<void> {
-    return Promise.resolve();
-  }
-  subscribe(): Promise<void> {
-    return Promise.resolve();
-  }
-  run(config: ConsumerRunConfig): Promise<void> {
-    this.runs.push(config);
-    return Promise.resolve();
-  }
-  disconnect(): Promise<void> {
-    this.disconnects += 1;
-    return Promise.resolve();
-  }
-  commitOffsets(offsets: unknown): Promise<void> {
-    this.commits.push(offsets);
-    return Promise.resolve();
-  }
-  /** Joined and fetched: what makes a `fromBeginning` member ready. */
-  joinAndFetch(assignment: Record<string, number[]> = { t: [0] }): void {
-    this.emit(events.GROUP_JOIN, { memberAssignment: assignment });
-    this.emit(events.FETCH, {});
-  }
-}
 
 interface Harness {
   readonly consumer: FakeConsumer;

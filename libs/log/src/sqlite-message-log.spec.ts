@@ -240,11 +240,11 @@ describe('SqliteMessageLog', () => {
     const realClearTimeout = global.clearTimeout;
     const setTimeoutSpy = jest.spyOn(global, 'setTimeout');
     const clearTimeoutSpy = jest.spyOn(global, 'clearTimeout');
-    setTimeoutSpy.mockImplementation(((callback: () => void, ms?: number) => {
+    setTimeoutSpy.mockImplementation((callback: () => void, ms?: number) => {
       const timer = realSetTimeout(callback, ms);
       if (ms === retryDelayMs) retryTimers.push(timer);
       return timer;
-    }));
+    });
     clearTimeoutSpy.mockImplementation((timer) => {
       cleared.add(timer);
       realClearTimeout(timer);
