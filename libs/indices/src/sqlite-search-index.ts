@@ -631,33 +631,30 @@ export class SqliteSearchIndex implements SearchIndex {
     if (expression !== undefined) {
       const everything = filter.length === 0 || filter.some((group) => group.length === 0);
       const keyed = everything ? undefined : keyedFilter(filter);
-      const score = `bm25("${fts.name}", ${fts.weights.join(', ')})`;
+      let where: string;
+      let params: unknown[];
       if (everything || keyed !== undefined) {
         // The whole search is one full-text expression: FTS5 intersects the filter keys' document lists with the
         // text's, skipping through them, and scores only what is left.
         const hidden = namesRemoved(filter) ? undefined : filterKeysExpression(valueKey(REMOVED_FIELD, 'true'));
         const matched = keyed === undefined ? `(${expression})` : `((${expression}) AND (${keyed}))`;
-        const match = hidden === undefined ? matched : `${matched} NOT ${hidden}`;
-        const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ?`;
-        return {
-          unranked: `SELECT f.rowid AS id ${where}`,
-          ranked: `SELECT f.rowid AS id, ${score} AS score ${where}`,
-          page: `SELECT h.id AS id, d.urn AS urn FROM (SELECT f.rowid AS id, ${score} AS score ${where}) h
-                 JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
-          params: [match],
-        };
+        where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ?`;
+        params = [hidden === undefined ? matched : `${matched} NOT ${hidden}`];
+      } else {
+        // The FTS table holds only this entity's documents: visibility and the filter are conditions on its rowid.
+        // `+` keeps SQLite from probing the FTS index once per filtered rowid (a full-text query each): the match runs
+        // once and the conditions filter its rows.
+        const visible = visibility(filter, '+f.rowid', undefined, entity.entityType, this.driverOf);
+        where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ? AND ${visible.sql}`;
+        params = [expression, ...visible.params];
       }
-      // The FTS table holds only this entity's documents: visibility and the filter are conditions on its rowid.
-      // `+` keeps SQLite from probing the FTS index once per filtered rowid (a full-text query each): the match runs
-      // once and the conditions filter its rows.
-      const visible = visibility(filter, '+f.rowid', undefined, entity.entityType, this.driverOf);
-      const where = `FROM "${fts.name}" f WHERE "${fts.name}" MATCH ? AND ${visible.sql}`;
+      const score = `bm25("${fts.name}", ${fts.weights.join(', ')})`;
       return {
         unranked: `SELECT f.rowid AS id ${where}`,
         ranked: `SELECT f.rowid AS id, ${score} AS score ${where}`,
         page: `SELECT h.id AS id, d.urn AS urn FROM (SELECT f.rowid AS id, ${score} AS score ${where}) h
                JOIN documents d ON d.id = h.id ORDER BY h.score, d.urn`,
-        params: [expression, ...visible.params],
+        params,
       };
     }
     // Unranked (every score is 0): in URN order, which the documents index holds.
