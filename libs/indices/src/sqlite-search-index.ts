@@ -610,10 +610,10 @@ export class SqliteSearchIndex implements SearchIndex {
     let driver: Criterion | undefined;
     let fewest = Infinity;
     for (const criterion of ranged) {
-      const documents = criterionSql(criterion, '', 'documents');
-      const { count } = this.prepared(`SELECT COUNT(*) AS count FROM (${documents.sql} LIMIT ${DRIVER_COUNT_CAP})`).get(
-        ...documents.params,
-      ) as { count: number };
+      const rows = valuesCondition(criterion);
+      const { count } = this.prepared(
+        `SELECT COUNT(*) AS count FROM (SELECT 1 FROM field_values WHERE ${rows.sql} LIMIT ${DRIVER_COUNT_CAP})`,
+      ).get(...rows.params) as { count: number };
       if (count < fewest) {
         driver = criterion;
         fewest = count;
@@ -898,8 +898,7 @@ function keyedFilter(filter: Filter): string | undefined {
           return undefined;
       }
       if (keys.length === 0 || keys.some((key) => key === undefined)) return undefined;
-      const excludes = criterion.negated !== (criterion.condition === 'IS_NULL');
-      (excludes ? excluded : required).push(`(${keys.join(' OR ')})`);
+      (excludes(criterion) ? excluded : required).push(`(${keys.join(' OR ')})`);
     }
     const positive = required.length > 0 ? required.join(' AND ') : filterKeysExpression(EVERY_DOCUMENT_KEY);
     groups.push(excluded.length > 0 ? `((${positive}) NOT (${excluded.join(' OR ')}))` : `(${positive})`);
@@ -1026,9 +1025,17 @@ function visibility(
   return { sql: parts.length === 0 ? '1' : parts.join(' AND '), params };
 }
 
+/**
+ * Whether a criterion matches the documents *without* the `field_values` rows of {@link valuesCondition} (a negated
+ * criterion, or `IS_NULL`) rather than those with them.
+ */
+function excludes(criterion: Criterion): boolean {
+  return criterion.negated !== (criterion.condition === 'IS_NULL');
+}
+
 /** Criteria a document matches by having a value: the only ones that can bound a group's rows by themselves. */
 function isPositive(criterion: Criterion): boolean {
-  return !criterion.negated && criterion.condition !== 'IS_NULL';
+  return !excludes(criterion);
 }
 
 function firstPositive(group: readonly Criterion[]): Criterion | undefined {
@@ -1037,38 +1044,37 @@ function firstPositive(group: readonly Criterion[]): Criterion | undefined {
 
 /** Conditions answered by a range of the `(field, value)` index, so that counting their documents is cheap. */
 function isIndexRange(criterion: Criterion): boolean {
-  return criterion.condition === 'EQUAL' || criterion.condition === 'IN' || criterion.condition === 'EXISTS';
+  return ['EQUAL', 'IN', 'EXISTS', 'IS_NULL'].includes(criterion.condition);
 }
 
 /**
  * One criterion as SQL on a document id: as a `set` (`id IN (SELECT doc …)`, evaluated once) or as a per-row `check`
- * (`EXISTS (… WHERE doc = id …)`); negated, as `NOT IN` / `NOT EXISTS`. As `documents`, the ids it matches (negation
- * aside).
+ * (`EXISTS (… WHERE doc = id …)`); when it {@link excludes}, as `NOT IN` / `NOT EXISTS`.
  */
-function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check' | 'documents' = 'set'): Sql {
-  const scope = (condition: string, params: unknown[]): Sql =>
-    form === 'documents'
-      ? { sql: `SELECT doc FROM field_values WHERE field = ?${condition}`, params: [criterion.field, ...params] }
-      : form === 'set'
-        ? {
-            sql: `${id} ${criterion.negated ? 'NOT IN' : 'IN'} (SELECT doc FROM field_values WHERE field = ?${condition})`,
-            params: [criterion.field, ...params],
-          }
-        : {
-            sql: `${criterion.negated ? 'NOT EXISTS' : 'EXISTS'} (SELECT 1 FROM field_values WHERE doc = ${id} AND field = ?${condition})`,
-            params: [criterion.field, ...params],
-          };
+function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check'): Sql {
+  const rows = valuesCondition(criterion);
+  const not = excludes(criterion) ? 'NOT ' : '';
+  return form === 'set'
+    ? { sql: `${id} ${not}IN (SELECT doc FROM field_values WHERE ${rows.sql})`, params: rows.params }
+    : { sql: `${not}EXISTS (SELECT 1 FROM field_values WHERE doc = ${id} AND ${rows.sql})`, params: rows.params };
+}
+
+/** The `field_values` rows a criterion is about, as a condition on them (whether it wants them or their absence aside). */
+function valuesCondition(criterion: Criterion): Sql {
   const anyOf = (make: (value: string) => Sql): Sql => {
     const parts = criterion.values.map(make);
-    return scope(
-      ` AND (${parts.map((part) => part.sql).join(' OR ')})`,
-      parts.flatMap((part) => part.params),
-    );
+    return {
+      sql: `field = ? AND (${parts.map((part) => part.sql).join(' OR ')})`,
+      params: [criterion.field, ...parts.flatMap((part) => part.params)],
+    };
   };
   switch (criterion.condition) {
     case 'EQUAL':
     case 'IN':
-      return scope(' AND value IN (SELECT value FROM json_each(?))', [JSON.stringify(criterion.values)]);
+      return {
+        sql: 'field = ? AND value IN (SELECT value FROM json_each(?))',
+        params: [criterion.field, JSON.stringify(criterion.values)],
+      };
     case 'CONTAIN':
       return anyOf((value) => ({ sql: 'instr(strata_fold(value), ?) > 0', params: [fold(value)] }));
     case 'START_WITH':
@@ -1090,11 +1096,8 @@ function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check' | 
     case 'LESS_THAN_OR_EQUAL_TO':
       return anyOf((value) => comparison('<=', value));
     case 'EXISTS':
-      return scope('', []);
-    case 'IS_NULL': {
-      const exists = scope('', []);
-      return { sql: `NOT (${exists.sql})`, params: exists.params };
-    }
+    case 'IS_NULL':
+      return { sql: 'field = ?', params: [criterion.field] };
   }
 }
 
