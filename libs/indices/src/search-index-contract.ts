@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
+import { trackedIndices, type IndexUnderTest } from './contract-handles';
 import type { Criterion, FieldContribution, SearchDocument, SearchIndex } from './search-index';
 import type { SearchSchema } from './search-schema';
 
@@ -15,13 +16,8 @@ export interface SearchIndexContractFactory {
   create(): Promise<SearchIndexUnderTest>;
 }
 
-export interface SearchIndexUnderTest {
-  readonly index: SearchIndex;
-  /** Opens another handle on the same data, as another process would (called after `index` was closed). */
-  reopen(): Promise<SearchIndex>;
-  /** Releases what `create` set up besides the index (files, indices to drop). Called last. */
-  dispose?(): Promise<void>;
-}
+/** One test's index, and how to reach the same data again. */
+export type SearchIndexUnderTest = IndexUnderTest<SearchIndex>;
 
 interface DatasetFixture {
   readonly name: string;
@@ -72,34 +68,13 @@ export function datasetDocument(fixture: DatasetFixture): SearchDocument {
  * against every adapter. Every read goes through the port.
  */
 export function describeSearchIndexContract(name: string, factory: SearchIndexContractFactory): void {
-  const cleanups: (() => Promise<void>)[] = [];
-
-  async function open(): Promise<{ index: SearchIndex; reopen: () => Promise<SearchIndex> }> {
-    const underTest = await factory.create();
-    const handles: SearchIndex[] = [underTest.index];
-    cleanups.push(async () => {
-      for (const handle of handles.reverse()) await handle.close();
-      await underTest.dispose?.();
-    });
-    return {
-      index: underTest.index,
-      reopen: async () => {
-        const handle = await underTest.reopen();
-        handles.push(handle);
-        return handle;
-      },
-    };
-  }
+  const open = trackedIndices(() => factory.create());
 
   async function openWith(...fixtures: DatasetFixture[]): Promise<SearchIndex> {
     const { index } = await open();
     await index.write(fixtures.map((fixture) => ({ put: datasetDocument(fixture) })));
     return index;
   }
-
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
 
   const urnOf = (fixtureName: string, platform = 'hive', origin = 'PROD'): string =>
     `urn:li:dataset:(urn:li:dataPlatform:${platform},${fixtureName},${origin})`;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
+import { trackedIndices, type IndexUnderTest } from './contract-handles';
 import type { GraphEdge, GraphIndex, Relationship, RelationshipQuery } from './graph-index';
 
 /** What {@link describeGraphIndexContract} needs from an adapter. */
@@ -16,17 +17,7 @@ export interface GraphIndexContractFactory {
 }
 
 /** One test's index, and how to reach the same data again. */
-export interface GraphIndexUnderTest {
-  readonly index: GraphIndex;
-  /**
-   * Opens another handle on the same data (same file, same cluster and index name), as another process would. Called
-   * after `index` was closed (durability); the suite closes every handle it gets. `close()` must tolerate being called
-   * again.
-   */
-  reopen(): Promise<GraphIndex>;
-  /** Releases whatever `create` set up besides the index (temporary files, an index to drop). Called last. */
-  dispose?(): Promise<void>;
-}
+export type GraphIndexUnderTest = IndexUnderTest<GraphIndex>;
 
 /**
  * The graph-index contract (the invariants stated on {@link GraphIndex}), as one jest `describe` block to run against
@@ -37,34 +28,13 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
   // Per-run prefix, so that URNs never collide with data an earlier run left in a shared engine.
   const runId = randomUUID().slice(0, 8);
   let sequence = 0;
-  const cleanups: (() => Promise<void>)[] = [];
 
   function newUrn(type = 'dataset'): string {
     sequence += 1;
     return `urn:li:${type}:contract-${runId}-${String(sequence).padStart(4, '0')}`;
   }
 
-  async function open(): Promise<{ index: GraphIndex; reopen: () => Promise<GraphIndex> }> {
-    const underTest = await factory.create();
-    const handles: GraphIndex[] = [underTest.index];
-    cleanups.push(async () => {
-      for (const handle of handles.reverse()) await handle.close();
-      await underTest.dispose?.();
-    });
-    return {
-      index: underTest.index,
-      reopen: async () => {
-        const handle = await underTest.reopen();
-        handles.push(handle);
-        return handle;
-      },
-    };
-  }
-
-  afterEach(async () => {
-    const pending = cleanups.splice(0);
-    for (const cleanup of pending) await cleanup();
-  });
+  const open = trackedIndices(() => factory.create());
 
   /** Every relationship of `urn` in one direction (all types, one large page). */
   async function all(
