@@ -137,3 +137,102 @@ describe('SqliteSearchIndex result cache', () => {
     );
   });
 });
+
+describe('SqliteSearchIndex term lists', () => {
+  const directories: string[] = [];
+  const indices: SqliteSearchIndex[] = [];
+  afterEach(async () => {
+    for (const index of indices.splice(0)) await index.close();
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** Two connections to one new file: one reading one-word searches from the term lists, one having FTS5 score them. */
+  function openPair(): { lists: SqliteSearchIndex; scored: SqliteSearchIndex; path: string } {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
+    directories.push(directory);
+    const path = join(directory, 'search.sqlite');
+    const lists = new SqliteSearchIndex({ path, schema, resultCacheEntries: 0 });
+    const scored = new SqliteSearchIndex({ path, schema, resultCacheEntries: 0, termLists: false });
+    indices.push(lists, scored);
+    return { lists, scored, path };
+  }
+
+  /** Deterministic pseudo-random numbers (a linear congruential generator), so that a failure can be replayed. */
+  function randomFrom(seed: number): (below: number) => number {
+    let state = seed;
+    return (below) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % below;
+    };
+  }
+
+  const vocabulary = ['orders', 'users', 'daily', 'events', 'clicks', 'revenue', 'raw', 'clean', 'test', 'sales'];
+
+  /** Datasets whose words repeat with varied frequencies in fields of varied boosts, and of varied sizes. */
+  function corpus(random: (below: number) => number, count: number, generation: number) {
+    const words = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join(' ');
+    return Array.from({ length: count }, (_, n) =>
+      datasetDocument({
+        name: `db.${vocabulary[random(vocabulary.length)]}_${n}`,
+        description: `${words(random(12))} edit ${generation}`,
+        tags: Array.from({ length: random(4) }, (_, t) => `${vocabulary[random(vocabulary.length)]}${t}`),
+        owners: random(3) === 0 ? ['alice'] : ['bob', 'carol'].slice(0, random(3)),
+        removed: random(10) === 0,
+      }),
+    );
+  }
+
+  async function expectSameAnswers(lists: SqliteSearchIndex, scored: SqliteSearchIndex): Promise<void> {
+    for (const input of vocabulary) {
+      for (const [start, count] of [
+        [0, 10_000],
+        [0, 10],
+        [7, 13],
+        [150, 40],
+      ] as const) {
+        const request = { entityType: 'dataset', input, filter: [], start, count };
+        const expected = await scored.search(request);
+        expect({ input, start, page: await lists.search(request) }).toEqual({ input, start, page: expected });
+      }
+    }
+  }
+
+  it('ranks and pages one-word searches exactly as FTS5 scores them, through puts, soft deletes and removes', async () => {
+    const { lists, scored } = openPair();
+    const random = randomFrom(42);
+    const first = corpus(random, 300, 1);
+    await lists.write(first.map((put) => ({ put })));
+    await expectSameAnswers(lists, scored);
+    // Rewrites (sizes and frequencies change, some documents become removed or visible again) and deletions.
+    const second = corpus(random, 200, 2);
+    await lists.write([
+      ...second.map((put) => ({ put })),
+      ...first.slice(250).map((document) => ({ remove: document.urn })),
+    ]);
+    await expectSameAnswers(lists, scored);
+    const total = await lists.search({ entityType: 'dataset', input: 'edit', filter: [], start: 0, count: 0 });
+    expect(total.total).toBeGreaterThan(150);
+  });
+
+  it('reads one-word searches from the lists, and lets FTS5 score them while a document has other words', async () => {
+    const { lists, path } = openPair();
+    const orders = datasetDocument({ name: 'db.orders', description: 'orders of the day' });
+    await lists.write([{ put: orders }]);
+    const search = async () =>
+      (await lists.search({ entityType: 'dataset', input: 'orders', filter: [], start: 0, count: 10 })).total;
+    expect(await search()).toBe(1);
+    // Counts only the lists hold tell which path answered.
+    const raw = new Database(path);
+    try {
+      raw.exec("UPDATE term_groups SET visible = visible + 100 WHERE term = 'orders'");
+      expect(await search()).toBe(101);
+      const german = datasetDocument({ name: 'db.commandes', description: 'orders für die Straße' });
+      await lists.write([{ put: german }]);
+      expect(await search()).toBe(2);
+      await lists.write([{ remove: german.urn }]);
+      expect(await search()).toBe(101);
+    } finally {
+      raw.close();
+    }
+  });
+});

@@ -43,6 +43,14 @@ import {
 } from './search-query';
 import { settle } from './settle';
 import { REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
+import {
+  isPlainWord,
+  scoreClasses,
+  termListEntry,
+  type ColumnWords,
+  type TermGroup,
+  type TermListEntry,
+} from './term-lists';
 
 /** Options of {@link SqliteSearchIndex}. */
 export interface SqliteSearchIndexOptions {
@@ -56,6 +64,11 @@ export interface SqliteSearchIndexOptions {
    * while no document of its entity type has changed since — by this instance or, through the same file, another.
    */
   readonly resultCacheEntries?: number;
+  /**
+   * Whether a search of one word reads its page from the ranked term lists (default true) or has FTS5 score every
+   * match. The lists are kept either way; false serves comparisons and diagnosis.
+   */
+  readonly termLists?: boolean;
 }
 
 /** A search page kept by {@link SqliteSearchIndex}, with the generation of its entity type's documents it holds. */
@@ -91,10 +104,16 @@ interface Sql {
  *   a path ends), which answers a browse level with one index range.
  * - `suggestions (doc, entity, rank, key, field, value)`: the {@link autocompleteKeys} of every autocomplete field
  *   value (rank 0: the value's start; 1: a later word), scanned in key order for a prefix.
+ * - `term_postings (entity, term, weight, size, urn, doc)` and `term_groups (entity, term, weight, size, visible)`:
+ *   the ranked term lists (`term-lists.ts`). FTS5 scores every match (≈ 0.6 µs each), so a word matching 100,000
+ *   documents costs over 100 ms however small the page; its visible documents, grouped by the two numbers `bm25`
+ *   ranks them by and listed by URN within a group, give the page from the best groups instead. Searches of one plain
+ *   word without a filter read them while every document of the entity type is {@link TermListEntry.certain};
+ *   `entity_counts` keeps, per entity type, the rows, tokens and uncertain documents that decides on and ranks with.
  *
  * Search pages are kept for repeated requests (`resultCacheEntries`) while their entity type's documents are
- * unchanged: FTS5 scores every match (≈ 0.6 µs each), so a text matching 100,000 documents costs over 100 ms however
- * small the page, and a user repeating or paging back through a search should not pay it each time.
+ * unchanged: a user repeating or paging back through a broad search of several words should not pay its scoring
+ * each time.
  *
  * Runs with `synchronous = NORMAL` (the index is rebuilt from the primary store if a power loss drops a write); each
  * write call is one `BEGIN IMMEDIATE` transaction and each query reads one snapshot.
@@ -114,9 +133,11 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly generations = new Map<string, number>();
   /** SQLite's count of other connections' commits, when the kept pages were last known valid. */
   private dataVersion: number | undefined;
+  private readonly termLists: boolean;
 
   constructor(options: SqliteSearchIndexOptions) {
     this.schema = options.schema;
+    this.termLists = options.termLists ?? true;
     const cacheEntries = options.resultCacheEntries ?? 256;
     if (!Number.isSafeInteger(cacheEntries) || cacheEntries < 0) {
       throw new Error(`resultCacheEntries must be a non-negative integer, not ${cacheEntries}`);
@@ -182,12 +203,41 @@ export class SqliteSearchIndex implements SearchIndex {
            RETURNING id`,
           )
           .pluck(),
-        visibleCount: db.prepare<[string], { count: number }>(
-          'SELECT visible AS count FROM entity_counts WHERE entity = ?',
+        entityCounts: db.prepare<[string], EntityCounts>(
+          'SELECT visible, rows, tokens, uncertain FROM entity_counts WHERE entity = ?',
         ),
-        countVisible: db.prepare<[string, number]>(
-          `INSERT INTO entity_counts (entity, visible) VALUES (?, ?)
-           ON CONFLICT (entity) DO UPDATE SET visible = visible + excluded.visible`,
+        countDocument: db.prepare<[string, number, number, number, number]>(
+          `INSERT INTO entity_counts (entity, visible, rows, tokens, uncertain) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (entity) DO UPDATE SET visible = visible + excluded.visible, rows = rows + excluded.rows,
+             tokens = tokens + excluded.tokens, uncertain = uncertain + excluded.uncertain`,
+        ),
+        insertPosting: db.prepare<[string, string, number, number, string, number]>(
+          'INSERT INTO term_postings (entity, term, weight, size, urn, doc) VALUES (?, ?, ?, ?, ?, ?)',
+        ),
+        deletePosting: db.prepare<[string, string, number, number, string]>(
+          'DELETE FROM term_postings WHERE entity = ? AND term = ? AND weight = ? AND size = ? AND urn = ?',
+        ),
+        addToGroup: db.prepare<[string, string, number, number]>(
+          `INSERT INTO term_groups (entity, term, weight, size, visible) VALUES (?, ?, ?, ?, 1)
+           ON CONFLICT (entity, term, weight, size) DO UPDATE SET visible = visible + 1`,
+        ),
+        dropLastOfGroup: db.prepare<[string, string, number, number]>(
+          'DELETE FROM term_groups WHERE entity = ? AND term = ? AND weight = ? AND size = ? AND visible = 1',
+        ),
+        removeFromGroup: db.prepare<[string, string, number, number]>(
+          'UPDATE term_groups SET visible = visible - 1 WHERE entity = ? AND term = ? AND weight = ? AND size = ?',
+        ),
+        termGroups: db.prepare<[string, string], TermGroup>(
+          'SELECT weight, size, visible FROM term_groups WHERE entity = ? AND term = ?',
+        ),
+        groupPage: db.prepare<[string, string, number, number, number, number], PageRow>(
+          `SELECT doc AS id, urn FROM term_postings WHERE entity = ? AND term = ? AND weight = ? AND size = ?
+           ORDER BY urn LIMIT ? OFFSET ?`,
+        ),
+        classPage: db.prepare<[string, string, string, number, number], PageRow>(
+          `SELECT doc AS id, urn FROM term_postings
+           WHERE entity = ? AND term = ? AND (weight, size) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+           ORDER BY urn LIMIT ? OFFSET ?`,
         ),
         dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
         readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE name = ?'),
@@ -251,39 +301,16 @@ export class SqliteSearchIndex implements SearchIndex {
       if (kept?.generation === generation) return kept.page;
       const page = this.db
         .transaction(() => {
-          let hits = this.hitsQuery(entity, fts, query, filter);
-          if (filter.length > 0) {
-            // A filtered search evaluates its filter's id sets once, into this connection's temporary table, and
-            // counts, pages and facets from there (each statement would otherwise build them again).
-            this.prepared('DELETE FROM temp.search_hits').run();
-            this.prepared(`INSERT INTO temp.search_hits (id, score) ${hits.ranked}`).run(...hits.params);
-            hits = {
-              unranked: 'SELECT id FROM temp.search_hits',
-              ranked: 'SELECT id, score FROM temp.search_hits',
-              // CROSS JOIN: the hits drive (the temporary table has no statistics to tell the planner so).
-              page: `SELECT h.id AS id, d.urn AS urn FROM temp.search_hits h CROSS JOIN documents d ON d.id = h.id
-                     ORDER BY h.score, d.urn`,
-              params: [],
-            };
-          }
-          const { total } = this.prepared(`SELECT COUNT(*) AS total FROM (${hits.unranked})`).get(...hits.params) as {
-            total: number;
-          };
-          const page =
-            request.count === 0 || total === 0
-              ? []
-              : (this.prepared(`${hits.page} LIMIT ? OFFSET ?`).all(...hits.params, request.count, request.start) as {
-                  id: number;
-                  urn: string;
-                }[]);
+          const found =
+            this.termListHits(entity, query, filter, request) ?? this.queryHits(entity, fts, query, filter, request);
           return {
-            total,
-            hits: page.map(({ id, urn }) => {
+            total: found.total,
+            hits: found.page.map(({ id, urn }) => {
               const row = this.statements.documentById.get(id);
               const fields = row === undefined ? {} : documentFields(toDocument(row));
               return { urn, matchedFields: matchedFields(fields, query, entity) };
             }),
-            facets: this.facets(entity, hits, total, filter),
+            facets: this.facets(entity, found.hits, found.total, filter),
           };
         })
         .deferred();
@@ -448,6 +475,7 @@ export class SqliteSearchIndex implements SearchIndex {
         columns,
         // The filter keys weigh nothing: a filter narrows the hits without ranking them.
         weights: [...columns.map((column) => entity.field(column)?.boost ?? 1), 0],
+        ranked: new Set(entity.defaultFields.map((field) => columns.indexOf(field.name)).filter((at) => at >= 0)),
         insert: undefined,
         remove: undefined,
       };
@@ -455,7 +483,13 @@ export class SqliteSearchIndex implements SearchIndex {
       return table;
     });
     this.layout = createHash('sha256')
-      .update(JSON.stringify([LAYOUT_VERSION, tables.map((table) => [table.name, table.columns])]))
+      .update(
+        JSON.stringify([
+          LAYOUT_VERSION,
+          // The term lists hold the weights and which columns are ranked.
+          tables.map((table) => [table.name, table.columns, table.weights, [...table.ranked]]),
+        ]),
+      )
       .digest('hex');
     const known = this.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE name = 'layout'").get()?.value;
     const exists = (name: string) =>
@@ -540,9 +574,17 @@ export class SqliteSearchIndex implements SearchIndex {
         this.statements.insertDocumentFacet.run(id, facetId);
       }
     }
-    if (removed === 0) this.statements.countVisible.run(entity.entityType, 1);
     const fts = this.ftsTable(entity.entityType);
-    fts.insert?.run(id, ...ftsColumns(fields, fts.columns), filterKeys(fields));
+    const text = ftsText(fields, fts);
+    fts.insert?.run(id, ...text.columns, text.filterKeys);
+    const { terms } = text;
+    this.statements.countDocument.run(entity.entityType, 1 - removed, 1, terms.size, terms.certain ? 0 : 1);
+    if (removed === 0) {
+      for (const [term, weight] of terms.weights) {
+        this.statements.insertPosting.run(entity.entityType, term, weight, terms.size, document.urn, id);
+        this.statements.addToGroup.run(entity.entityType, term, weight, terms.size);
+      }
+    }
     // Each (prefix, kind, next) once per document, so that plain counts count documents.
     const rows = new Map<string, [string, BrowseRowKind, string | null]>();
     for (const path of browsePathsOf(fields)) {
@@ -585,16 +627,113 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   private clearDerived(row: DocumentRow): void {
-    const entity = this.schema.entity(row.entity);
-    if (entity !== undefined && row.removed === 0) {
-      this.statements.countVisible.run(row.entity, -1);
-      for (const facet of this.statements.facetsOf.all(row.id)) this.statements.uncountFacet.run(facet);
+    const fts = this.ftsTables.get(row.entity);
+    if (fts !== undefined) {
+      // What the document added to the counts and term lists, from the document as it was stored.
+      const { terms } = ftsText(documentFields(toDocument(row)), fts);
+      this.statements.countDocument.run(row.entity, row.removed - 1, -1, -terms.size, terms.certain ? 0 : -1);
+      if (row.removed === 0) {
+        for (const facet of this.statements.facetsOf.all(row.id)) this.statements.uncountFacet.run(facet);
+        for (const [term, weight] of terms.weights) {
+          this.statements.deletePosting.run(row.entity, term, weight, terms.size, row.urn);
+          if (this.statements.dropLastOfGroup.run(row.entity, term, weight, terms.size).changes === 0) {
+            this.statements.removeFromGroup.run(row.entity, term, weight, terms.size);
+          }
+        }
+      }
     }
     this.statements.deleteDocumentFacets.run(row.id);
     this.statements.deleteFieldValues.run(row.id);
     this.statements.deleteBrowsePaths.run(row.id);
     this.statements.deleteSuggestions.run(row.id);
-    this.ftsTables.get(row.entity)?.remove?.run(row.id);
+    fts?.remove?.run(row.id);
+  }
+
+  /**
+   * A search of one plain word without a filter, answered from the ranked term lists: the word's groups of visible
+   * documents in rank order, the page read from the groups it spans. Undefined when the search is of another kind,
+   * or when an uncertain document in the entity type's FTS table could make FTS5 count otherwise than the lists.
+   */
+  private termListHits(
+    entity: EntitySearchSchema,
+    query: QueryNode,
+    filter: Filter,
+    request: SearchRequest,
+  ): FoundHits | undefined {
+    if (!this.termLists || filter.length > 0 || entity.defaultFields.length === 0) return undefined;
+    if (query.kind !== 'words' || query.field !== undefined || query.prefix || query.words.length !== 1) {
+      return undefined;
+    }
+    const [word] = query.words as [string];
+    const counts = this.statements.entityCounts.get(entity.entityType);
+    if (!isPlainWord(word) || counts === undefined || counts.uncertain > 0 || counts.rows === 0) return undefined;
+    const hits = {
+      unranked: 'SELECT doc AS id FROM term_postings WHERE entity = ? AND term = ?',
+      params: [entity.entityType, word],
+    };
+    const classes = scoreClasses(this.statements.termGroups.all(entity.entityType, word), counts.tokens / counts.rows);
+    const total = classes.reduce((sum, { visible }) => sum + visible, 0);
+    const page: PageRow[] = [];
+    let skip = request.start;
+    for (const { groups, visible } of classes) {
+      const wanted = request.count - page.length;
+      if (wanted <= 0) break;
+      if (skip >= visible) {
+        skip -= visible;
+        continue;
+      }
+      const [only] = groups;
+      const rows =
+        groups.length === 1 && only !== undefined
+          ? this.statements.groupPage.all(entity.entityType, word, only.weight, only.size, wanted, skip)
+          : this.statements.classPage.all(
+              entity.entityType,
+              word,
+              JSON.stringify(groups.map((group) => [group.weight, group.size])),
+              wanted,
+              skip,
+            );
+      page.push(...rows);
+      skip = 0;
+    }
+    return { total, page, hits };
+  }
+
+  /** The hits of any search, from FTS5 (ranked by `bm25`) or, for queries FTS5 cannot answer, unranked by URN. */
+  private queryHits(
+    entity: EntitySearchSchema,
+    fts: FtsTable,
+    query: QueryNode,
+    filter: Filter,
+    request: SearchRequest,
+  ): FoundHits {
+    let hits = this.hitsQuery(entity, fts, query, filter);
+    if (filter.length > 0) {
+      // A filtered search evaluates its filter's id sets once, into this connection's temporary table, and
+      // counts, pages and facets from there (each statement would otherwise build them again).
+      this.prepared('DELETE FROM temp.search_hits').run();
+      this.prepared(`INSERT INTO temp.search_hits (id, score) ${hits.ranked}`).run(...hits.params);
+      hits = {
+        unranked: 'SELECT id FROM temp.search_hits',
+        ranked: 'SELECT id, score FROM temp.search_hits',
+        // CROSS JOIN: the hits drive (the temporary table has no statistics to tell the planner so).
+        page: `SELECT h.id AS id, d.urn AS urn FROM temp.search_hits h CROSS JOIN documents d ON d.id = h.id
+               ORDER BY h.score, d.urn`,
+        params: [],
+      };
+    }
+    const { total } = this.prepared(`SELECT COUNT(*) AS total FROM (${hits.unranked})`).get(...hits.params) as {
+      total: number;
+    };
+    const page =
+      request.count === 0 || total === 0
+        ? []
+        : (this.prepared(`${hits.page} LIMIT ? OFFSET ?`).all(
+            ...hits.params,
+            request.count,
+            request.start,
+          ) as PageRow[]);
+    return { total, page, hits };
   }
 
   /**
@@ -674,7 +813,7 @@ export class SqliteSearchIndex implements SearchIndex {
    * are the entity's totals (kept in `facet_counts`) less those of the few visible documents that are not hits; else
    * they are counted over the hits. Both are exact.
    */
-  private facets(entity: EntitySearchSchema, hits: HitsQuery, total: number, filter: Filter): FacetResult[] {
+  private facets(entity: EntitySearchSchema, hits: HitSet, total: number, filter: Filter): FacetResult[] {
     if (entity.facets.length === 0) return [];
     const names = JSON.stringify(entity.facets.map((facet) => facet.name));
     const counts = new Map<string, Map<string, number>>();
@@ -684,7 +823,7 @@ export class SqliteSearchIndex implements SearchIndex {
       counts.set(field, values);
     };
     if (total > 0) {
-      const visible = filter.length === 0 ? (this.statements.visibleCount.get(entity.entityType)?.count ?? 0) : 0;
+      const visible = filter.length === 0 ? (this.statements.entityCounts.get(entity.entityType)?.visible ?? 0) : 0;
       if (filter.length === 0 && total * 2 > visible && total <= visible) {
         const totals = this.prepared(
           `SELECT field, value, visible AS count FROM facets
@@ -725,18 +864,45 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 }
 
-interface HitsQuery {
+/** A statement selecting the ids of a search's hits, with its parameters. */
+interface HitSet {
   readonly unranked: string;
+  readonly params: unknown[];
+}
+
+interface HitsQuery extends HitSet {
   /** Ids with their scores (lower ranks first). */
   readonly ranked: string;
   readonly page: string;
-  readonly params: unknown[];
+}
+
+interface PageRow {
+  readonly id: number;
+  readonly urn: string;
+}
+
+/** A search's hits: how many, the requested page of them, and all of them as a statement (for facets). */
+interface FoundHits {
+  readonly total: number;
+  readonly page: PageRow[];
+  readonly hits: HitSet;
+}
+
+/** Per entity type: visible documents, and the rows, tokens and uncertain documents of its FTS table. */
+interface EntityCounts {
+  readonly visible: number;
+  readonly rows: number;
+  readonly tokens: number;
+  readonly uncertain: number;
 }
 
 interface FtsTable {
   readonly name: string;
   readonly columns: readonly string[];
+  /** The columns' weights, then the filter keys column's (0). */
   readonly weights: readonly number[];
+  /** The default fields' columns, by position: those a word of the query matches, ranked by the term lists. */
+  readonly ranked: ReadonlySet<number>;
   insert: Database.Statement | undefined;
   remove: Database.Statement | undefined;
 }
@@ -773,7 +939,30 @@ const DERIVED_TABLES = `
         );
         CREATE TABLE IF NOT EXISTS document_facets (doc INTEGER NOT NULL, facet INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS document_facets_doc ON document_facets (doc, facet);
-        CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, visible INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS entity_counts (
+          entity TEXT PRIMARY KEY,
+          visible INTEGER NOT NULL,
+          rows INTEGER NOT NULL,
+          tokens INTEGER NOT NULL,
+          uncertain INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS term_postings (
+          entity TEXT NOT NULL,
+          term TEXT NOT NULL,
+          weight REAL NOT NULL,
+          size INTEGER NOT NULL,
+          urn TEXT NOT NULL,
+          doc INTEGER NOT NULL,
+          PRIMARY KEY (entity, term, weight, size, urn)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS term_groups (
+          entity TEXT NOT NULL,
+          term TEXT NOT NULL,
+          weight REAL NOT NULL,
+          size INTEGER NOT NULL,
+          visible INTEGER NOT NULL,
+          PRIMARY KEY (entity, term, weight, size)
+        ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS browse_paths (
           doc INTEGER NOT NULL,
           entity TEXT NOT NULL,
@@ -808,14 +997,19 @@ const DERIVED_TABLE_NAMES = [
   'facets',
   'document_facets',
   'entity_counts',
+  'term_postings',
+  'term_groups',
   'browse_paths',
   'suggestions',
   // Of earlier layouts.
   'facet_counts',
 ];
 
-/** Bump when the derived tables' layout changes: files written before are rebuilt from `documents` on open. */
-const LAYOUT_VERSION = 7;
+/**
+ * Bump when the derived tables' layout changes, or the analyzer's words: files written before are rebuilt from
+ * `documents` on open. (A document's term list rows are found again by analyzing the document as stored.)
+ */
+const LAYOUT_VERSION = 8;
 
 function toDocument(row: DocumentRow): SearchDocument {
   return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
@@ -827,10 +1021,20 @@ function toDocument(row: DocumentRow): SearchDocument {
  */
 const VALUE_BREAK = ' \uE000 ';
 
-function ftsColumns(fields: Readonly<Record<string, readonly FieldValue[]>>, columns: readonly string[]): string[] {
-  return columns.map((column) =>
-    (fields[column] ?? []).map((value) => analyze(valueText(value)).join(' ')).join(VALUE_BREAK),
+/** A document's FTS row: its text columns, its filter keys column, and what it adds to the term lists. */
+function ftsText(
+  fields: Readonly<Record<string, readonly FieldValue[]>>,
+  fts: FtsTable,
+): { columns: string[]; filterKeys: string; terms: TermListEntry } {
+  const words: ColumnWords[] = fts.columns.map((column) =>
+    (fields[column] ?? []).map((value) => analyze(valueText(value))),
   );
+  const keys = filterKeys(fields);
+  return {
+    columns: words.map((values) => values.map((value) => value.join(' ')).join(VALUE_BREAK)),
+    filterKeys: keys.join(' '),
+    terms: termListEntry(words, fts.weights, fts.ranked, keys.length),
+  };
 }
 
 /**
@@ -858,7 +1062,7 @@ function presenceKey(field: string): string {
   return `p${hex(field)}`;
 }
 
-function filterKeys(fields: Readonly<Record<string, readonly FieldValue[]>>): string {
+function filterKeys(fields: Readonly<Record<string, readonly FieldValue[]>>): string[] {
   const keys = new Set<string>([EVERY_DOCUMENT_KEY]);
   for (const [field, values] of Object.entries(fields)) {
     if (values.length > 0) keys.add(presenceKey(field));
@@ -867,7 +1071,7 @@ function filterKeys(fields: Readonly<Record<string, readonly FieldValue[]>>): st
       if (key !== undefined) keys.add(key);
     }
   }
-  return [...keys].join(' ');
+  return [...keys];
 }
 
 function filterKeysExpression(key: string | undefined): string | undefined {
