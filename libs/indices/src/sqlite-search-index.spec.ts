@@ -168,13 +168,18 @@ describe('SqliteSearchIndex term lists', () => {
 
   const vocabulary = ['orders', 'users', 'daily', 'events', 'clicks', 'revenue', 'raw', 'clean', 'test', 'sales'];
 
-  /** Datasets whose words repeat with varied frequencies in fields of varied boosts, and of varied sizes. */
+  /**
+   * Datasets whose words repeat with varied frequencies in fields of varied boosts, and of varied sizes. `alpha` and
+   * `beta` are each in most descriptions, once to three times, independently: their documents meet sparsely within
+   * each (frequency, size) group.
+   */
   function corpus(random: (below: number) => number, count: number, generation: number) {
     const words = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join(' ');
+    const often = (word: string) => (random(5) === 0 ? '' : `${word} `.repeat(1 + random(3)));
     return Array.from({ length: count }, (_, n) =>
       datasetDocument({
         name: `db.${vocabulary[random(vocabulary.length)]}_${n}`,
-        description: `${words(random(12))} edit ${generation}`,
+        description: `${words(random(12))} ${often('alpha')}${often('beta')}edit ${generation}`,
         tags: Array.from({ length: random(4) }, (_, t) => `${vocabulary[random(vocabulary.length)]}${t}`),
         owners: random(3) === 0 ? ['alice'] : ['bob', 'carol'].slice(0, random(3)),
         removed: random(10) === 0,
@@ -182,11 +187,22 @@ describe('SqliteSearchIndex term lists', () => {
     );
   }
 
+  /** One word, several ANDed (most matching over a thousand documents, where the lists rank them), repeats. */
+  const inputs = [
+    ...vocabulary,
+    ...vocabulary.map((word) => `edit ${word}`),
+    'orders users',
+    'test test',
+    'edit daily daily',
+    'edit raw clean',
+    'alpha beta',
+    'beta edit alpha',
+  ];
+
   async function expectSameAnswers(lists: SqliteSearchIndex, scored: SqliteSearchIndex): Promise<void> {
-    for (const input of vocabulary) {
+    for (const input of inputs) {
       for (const [start, count] of [
         [0, 10_000],
-        [0, 10],
         [7, 13],
         [150, 40],
       ] as const) {
@@ -197,21 +213,31 @@ describe('SqliteSearchIndex term lists', () => {
     }
   }
 
-  it('ranks and pages one-word searches exactly as FTS5 scores them, through puts, soft deletes and removes', async () => {
-    const { lists, scored } = openPair();
+  it('ranks and pages searches of plain words exactly as FTS5 scores them, through puts, soft deletes and removes', async () => {
+    const { lists, scored, path } = openPair();
     const random = randomFrom(42);
-    const first = corpus(random, 300, 1);
+    const first = corpus(random, 2_000, 1);
     await lists.write(first.map((put) => ({ put })));
     await expectSameAnswers(lists, scored);
     // Rewrites (sizes and frequencies change, some documents become removed or visible again) and deletions.
-    const second = corpus(random, 200, 2);
+    const second = corpus(random, 1_200, 2);
     await lists.write([
       ...second.map((put) => ({ put })),
-      ...first.slice(250).map((document) => ({ remove: document.urn })),
+      ...first.slice(1_800).map((document) => ({ remove: document.urn })),
     ]);
     await expectSameAnswers(lists, scored);
-    const total = await lists.search({ entityType: 'dataset', input: 'edit', filter: [], start: 0, count: 0 });
-    expect(total.total).toBeGreaterThan(150);
+    const request = { entityType: 'dataset', input: 'edit orders', filter: [], start: 0, count: 10 };
+    expect((await lists.search(request)).total).toBeGreaterThan(1_000);
+    // The lists answered those searches: without the postings of a word, their pages come out empty.
+    const raw = new Database(path);
+    try {
+      raw.exec("DELETE FROM term_postings WHERE term = 'orders'");
+    } finally {
+      raw.close();
+    }
+    expect((await lists.search(request)).hits).toEqual([]);
+    expect((await lists.search({ ...request, input: 'orders' })).hits).toEqual([]);
+    expect((await scored.search(request)).hits).toHaveLength(10);
   });
 
   it('reads one-word searches from the lists, and lets FTS5 score them while a document has other words', async () => {

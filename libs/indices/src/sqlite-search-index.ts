@@ -44,10 +44,15 @@ import {
 import { settle } from './settle';
 import { REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
 import {
+  combinationClasses,
+  ftsTotals,
+  inverseDocumentFrequency,
   isPlainWord,
   scoreClasses,
   termListEntry,
   type ColumnWords,
+  type Combination,
+  type FtsTotals,
   type TermGroup,
   type TermListEntry,
 } from './term-lists';
@@ -99,7 +104,7 @@ interface Sql {
  *   schema changes, the table is rebuilt from `documents` on open.
  * - `facets (id, entity, field, value, visible)`: every facet value met, numbered, with how many visible documents hold
  *   it; `document_facets (doc, facet)`: each document's facet values by number, which a facet count groups;
- *   `entity_counts (entity, visible)`: per entity type, the number of visible documents. Kept on write.
+ *   `entity_counts (entity, visible, uncertain)`: per entity type, the number of visible documents. Kept on write.
  * - `browse_paths (doc, prefix, next)`: one row per (document, path prefix) with the next segment below it (NULL where
  *   a path ends), which answers a browse level with one index range.
  * - `suggestions (doc, entity, rank, key, field, value)`: the {@link autocompleteKeys} of every autocomplete field
@@ -109,7 +114,8 @@ interface Sql {
  *   documents costs over 100 ms however small the page; its visible documents, grouped by the two numbers `bm25`
  *   ranks them by and listed by URN within a group, give the page from the best groups instead. Searches of one plain
  *   word without a filter read them while every document of the entity type is {@link TermListEntry.certain};
- *   `entity_counts` keeps, per entity type, the rows, tokens and uncertain documents that decides on and ranks with.
+ *   `entity_counts` keeps, per entity type, how many uncertain documents it holds; FTS5's own totals give the
+ *   average size and row count the lists rank with.
  *
  * Search pages are kept for repeated requests (`resultCacheEntries`) while their entity type's documents are
  * unchanged: a user repeating or paging back through a broad search of several words should not pay its scoring
@@ -204,12 +210,12 @@ export class SqliteSearchIndex implements SearchIndex {
           )
           .pluck(),
         entityCounts: db.prepare<[string], EntityCounts>(
-          'SELECT visible, rows, tokens, uncertain FROM entity_counts WHERE entity = ?',
+          'SELECT visible, uncertain FROM entity_counts WHERE entity = ?',
         ),
-        countDocument: db.prepare<[string, number, number, number, number]>(
-          `INSERT INTO entity_counts (entity, visible, rows, tokens, uncertain) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (entity) DO UPDATE SET visible = visible + excluded.visible, rows = rows + excluded.rows,
-             tokens = tokens + excluded.tokens, uncertain = uncertain + excluded.uncertain`,
+        countDocument: db.prepare<[string, number, number]>(
+          `INSERT INTO entity_counts (entity, visible, uncertain) VALUES (?, ?, ?)
+           ON CONFLICT (entity) DO UPDATE SET visible = visible + excluded.visible,
+             uncertain = uncertain + excluded.uncertain`,
         ),
         insertPosting: db.prepare<[string, string, number, number, string, number]>(
           'INSERT INTO term_postings (entity, term, weight, size, urn, doc) VALUES (?, ?, ?, ?, ?, ?)',
@@ -302,7 +308,8 @@ export class SqliteSearchIndex implements SearchIndex {
       const page = this.db
         .transaction(() => {
           const found =
-            this.termListHits(entity, query, filter, request) ?? this.queryHits(entity, fts, query, filter, request);
+            this.termListHits(entity, fts, query, filter, request) ??
+            this.queryHits(entity, fts, query, filter, request);
           return {
             total: found.total,
             hits: found.page.map(({ id, urn }) => {
@@ -478,6 +485,7 @@ export class SqliteSearchIndex implements SearchIndex {
         ranked: new Set(entity.defaultFields.map((field) => columns.indexOf(field.name)).filter((at) => at >= 0)),
         insert: undefined,
         remove: undefined,
+        totals: undefined,
       };
       this.ftsTables.set(entity.entityType, table);
       return table;
@@ -538,6 +546,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const names = columns.map((column) => `"${column}"`).join(', ');
     table.insert = this.prepared(`INSERT INTO "${table.name}" (rowid, ${names}) VALUES (?, ${placeholders})`);
     table.remove = this.prepared(`DELETE FROM "${table.name}" WHERE rowid = ?`);
+    table.totals = this.prepared(`SELECT block FROM "${table.name}_data" WHERE id = 1`);
   }
 
   private putDocument(document: SearchDocument): void {
@@ -578,7 +587,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const text = ftsText(fields, fts);
     fts.insert?.run(id, ...text.columns, text.filterKeys);
     const { terms } = text;
-    this.statements.countDocument.run(entity.entityType, 1 - removed, 1, terms.size, terms.certain ? 0 : 1);
+    this.statements.countDocument.run(entity.entityType, 1 - removed, terms.certain ? 0 : 1);
     if (removed === 0) {
       for (const [term, weight] of terms.weights) {
         this.statements.insertPosting.run(entity.entityType, term, weight, terms.size, document.urn, id);
@@ -631,7 +640,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (fts !== undefined) {
       // What the document added to the counts and term lists, from the document as it was stored.
       const { terms } = ftsText(documentFields(toDocument(row)), fts);
-      this.statements.countDocument.run(row.entity, row.removed - 1, -1, -terms.size, terms.certain ? 0 : -1);
+      this.statements.countDocument.run(row.entity, row.removed - 1, terms.certain ? 0 : -1);
       if (row.removed === 0) {
         for (const facet of this.statements.facetsOf.all(row.id)) this.statements.uncountFacet.run(facet);
         for (const [term, weight] of terms.weights) {
@@ -650,28 +659,39 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * A search of one plain word without a filter, answered from the ranked term lists: the word's groups of visible
-   * documents in rank order, the page read from the groups it spans. Undefined when the search is of another kind,
-   * or when an uncertain document in the entity type's FTS table could make FTS5 count otherwise than the lists.
+   * A search of plain words (one, or several ANDed) without a filter, answered from the ranked term lists. Undefined
+   * when the search is of another kind; when an uncertain document in the entity type's FTS table could make FTS5
+   * count otherwise than the lists; or, for several words, when FTS5 ranks the matches as fast (few of them) or the
+   * lists' combinations would cost more.
    */
   private termListHits(
     entity: EntitySearchSchema,
+    fts: FtsTable,
     query: QueryNode,
     filter: Filter,
     request: SearchRequest,
   ): FoundHits | undefined {
-    if (!this.termLists || filter.length > 0 || entity.defaultFields.length === 0) return undefined;
-    if (query.kind !== 'words' || query.field !== undefined || query.prefix || query.words.length !== 1) {
+    const words = plainWords(query);
+    if (!this.termLists || filter.length > 0 || words === undefined || entity.defaultFields.length === 0) {
       return undefined;
     }
-    const [word] = query.words as [string];
-    const counts = this.statements.entityCounts.get(entity.entityType);
-    if (!isPlainWord(word) || counts === undefined || counts.uncertain > 0 || counts.rows === 0) return undefined;
+    if ((this.statements.entityCounts.get(entity.entityType)?.uncertain ?? 0) > 0) return undefined;
+    const record = fts.totals?.get() as { block: Uint8Array } | undefined;
+    const totals = record === undefined ? undefined : ftsTotals(record.block);
+    if (totals === undefined) return undefined;
+    const distinct = [...new Set(words)];
+    const [word] = distinct;
+    if (distinct.length === 1 && word !== undefined) return this.wordHits(entity, word, totals, request);
+    return this.wordsHits(entity, fts, query, words, distinct, totals, request);
+  }
+
+  /** One word: its groups of visible documents in rank order, the page read from the groups it spans. */
+  private wordHits(entity: EntitySearchSchema, word: string, totals: FtsTotals, request: SearchRequest): FoundHits {
     const hits = {
       unranked: 'SELECT doc AS id FROM term_postings WHERE entity = ? AND term = ?',
       params: [entity.entityType, word],
     };
-    const classes = scoreClasses(this.statements.termGroups.all(entity.entityType, word), counts.tokens / counts.rows);
+    const classes = scoreClasses(this.statements.termGroups.all(entity.entityType, word), totals.averageSize);
     const total = classes.reduce((sum, { visible }) => sum + visible, 0);
     const page: PageRow[] = [];
     let skip = request.start;
@@ -697,6 +717,112 @@ export class SqliteSearchIndex implements SearchIndex {
       skip = 0;
     }
     return { total, page, hits };
+  }
+
+  /**
+   * Several words, ANDed: FTS5 counts the matches (and lists them for facets); the page is read from the
+   * combinations of the words' groups in rank order, each walked along its smallest group in URN order and checked
+   * against the others' lists, until the page is full. Undefined (FTS5 ranks) when the matches are few, or when the
+   * walk passes {@link WALK_BUDGET} documents without filling the page.
+   */
+  private wordsHits(
+    entity: EntitySearchSchema,
+    fts: FtsTable,
+    query: QueryNode,
+    words: readonly string[],
+    distinct: readonly string[],
+    totals: FtsTotals,
+    request: SearchRequest,
+  ): FoundHits | undefined {
+    const hits = this.hitsQuery(entity, fts, query, []);
+    const { total } = this.prepared(`SELECT COUNT(*) AS total FROM (${hits.unranked})`).get(...hits.params) as {
+      total: number;
+    };
+    if (total <= FTS_RANKED_HITS) return undefined;
+    const idfs = distinct.map((word) => {
+      const phrase = ftsExpression({ kind: 'words', words: [word], prefix: false }, entity);
+      const { count } = this.prepared(`SELECT COUNT(*) AS count FROM "${fts.name}" WHERE "${fts.name}" MATCH ?`).get(
+        phrase,
+      ) as { count: number };
+      return inverseDocumentFrequency(totals.rows, count);
+    });
+    const classes = combinationClasses(
+      distinct.map((word) => this.statements.termGroups.all(entity.entityType, word)),
+      words.map((word) => distinct.indexOf(word)),
+      idfs,
+      totals.averageSize,
+      MAX_COMBINATIONS,
+    );
+    if (classes === undefined) return undefined;
+    const wanted = request.count === 0 ? 0 : Math.min(request.start + request.count, total);
+    const found: PageRow[] = [];
+    const budget = { left: WALK_BUDGET };
+    for (const combinations of classes) {
+      if (found.length >= wanted) break;
+      const members: PageRow[] = [];
+      for (const combination of combinations) {
+        const rows = this.combinationRows(entity.entityType, distinct, combination, wanted - found.length, budget);
+        if (rows === undefined) return undefined;
+        members.push(...rows);
+      }
+      // Documents scoring the same are listed by URN, in SQLite's order (UTF-8 bytes).
+      if (combinations.length > 1) members.sort((a, b) => Buffer.compare(Buffer.from(a.urn), Buffer.from(b.urn)));
+      found.push(...members.slice(0, wanted - found.length));
+    }
+    return { total, page: found.slice(request.start), hits };
+  }
+
+  /**
+   * Up to `wanted` documents of one combination, in URN order: its smallest group walked in chunks, each document
+   * checked against the other words' groups. Undefined when the walk would pass the budget.
+   */
+  private combinationRows(
+    entityType: string,
+    words: readonly string[],
+    combination: Combination,
+    wanted: number,
+    budget: { left: number },
+  ): PageRow[] | undefined {
+    const driver = combination.reduce((smallest, group) => (group.visible < smallest.visible ? group : smallest));
+    const driverWord = words[combination.indexOf(driver)];
+    const checked = combination.flatMap((group, at) => (group === driver ? [] : [{ group, word: words[at] }]));
+    const statement = this.prepared(
+      `SELECT p.doc AS id, p.urn AS urn,
+              ${checked
+                .map(
+                  () => `EXISTS (SELECT 1 FROM term_postings WHERE entity = p.entity AND term = ? AND weight = ?
+                           AND size = p.size AND urn = p.urn)`,
+                )
+                .join(' AND ')} AS held
+       FROM term_postings p
+       WHERE p.entity = ? AND p.term = ? AND p.weight = ? AND p.size = ? AND p.urn > ?
+       ORDER BY p.urn LIMIT ?`,
+    );
+    const rows: PageRow[] = [];
+    let after = '';
+    let chunk = Math.max(wanted, 16);
+    for (;;) {
+      if (budget.left <= 0) return undefined;
+      const size = Math.min(chunk, budget.left);
+      const walked = statement.all(
+        ...checked.flatMap(({ group, word }) => [word, group.weight]),
+        entityType,
+        driverWord,
+        driver.weight,
+        driver.size,
+        after,
+        size,
+      ) as (PageRow & { held: number })[];
+      budget.left -= walked.length;
+      for (const { id, urn, held } of walked) {
+        if (held === 1) rows.push({ id, urn });
+        if (rows.length >= wanted) return rows;
+      }
+      const last = walked[walked.length - 1];
+      if (walked.length < size || last === undefined) return rows;
+      after = last.urn;
+      chunk = Math.min(chunk * 4, 4096);
+    }
   }
 
   /** The hits of any search, from FTS5 (ranked by `bm25`) or, for queries FTS5 cannot answer, unranked by URN. */
@@ -888,11 +1014,9 @@ interface FoundHits {
   readonly hits: HitSet;
 }
 
-/** Per entity type: visible documents, and the rows, tokens and uncertain documents of its FTS table. */
+/** Per entity type: its visible documents, and those of its documents that are not {@link TermListEntry.certain}. */
 interface EntityCounts {
   readonly visible: number;
-  readonly rows: number;
-  readonly tokens: number;
   readonly uncertain: number;
 }
 
@@ -905,6 +1029,8 @@ interface FtsTable {
   readonly ranked: ReadonlySet<number>;
   insert: Database.Statement | undefined;
   remove: Database.Statement | undefined;
+  /** Reads FTS5's averages record ({@link ftsTotals}). */
+  totals: Database.Statement | undefined;
 }
 
 interface DocumentRow {
@@ -942,8 +1068,6 @@ const DERIVED_TABLES = `
         CREATE TABLE IF NOT EXISTS entity_counts (
           entity TEXT PRIMARY KEY,
           visible INTEGER NOT NULL,
-          rows INTEGER NOT NULL,
-          tokens INTEGER NOT NULL,
           uncertain INTEGER NOT NULL
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS term_postings (
@@ -988,6 +1112,18 @@ const DERIVED_TABLES = `
         CREATE INDEX IF NOT EXISTS suggestions_key ON suggestions (entity, rank, key, urn, removed, doc);
         CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
 `;
+
+/** Up to this many matches, FTS5 ranks a search of several words faster than the term lists' combinations. */
+const FTS_RANKED_HITS = 1_000;
+
+/** Beyond this many combinations of groups, the term lists give a search of several words to FTS5. */
+const MAX_COMBINATIONS = 1_000;
+
+/**
+ * How many documents the combinations' walks of one search may read before giving it to FTS5 (combinations whose
+ * words seldom meet cost a walk and find little).
+ */
+const WALK_BUDGET = 20_000;
 
 /** How far {@link SqliteSearchIndex.driverOf} counts a criterion's documents: enough to tell a selective one. */
 const DRIVER_COUNT_CAP = 10_000;
@@ -1108,6 +1244,20 @@ function keyedFilter(filter: Filter): string | undefined {
     groups.push(excluded.length > 0 ? `((${positive}) NOT (${excluded.join(' OR ')}))` : `(${positive})`);
   }
   return groups.join(' OR ');
+}
+
+/**
+ * The words of a query the term lists answer: one plain word of the default fields, or several ANDed (in query
+ * order, repeats kept: FTS5 scores each). Undefined for any other query.
+ */
+function plainWords(query: QueryNode): string[] | undefined {
+  const wordOf = (node: QueryNode): string | undefined =>
+    node.kind === 'words' && node.field === undefined && !node.prefix && node.words.length === 1
+      ? node.words.find(isPlainWord)
+      : undefined;
+  const nodes = query.kind === 'and' ? query.nodes : [query];
+  const words = nodes.map(wordOf);
+  return words.every((word): word is string => word !== undefined) ? words : undefined;
 }
 
 /**

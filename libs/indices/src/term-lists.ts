@@ -91,20 +91,115 @@ export function termScore(weight: number, size: number, averageSize: number): nu
   return (weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * size) / averageSize));
 }
 
-/** The groups in rank order, those scoring the same together. */
-export function scoreClasses(groups: readonly TermGroup[], averageSize: number): ScoreClass[] {
-  const scored = groups
-    .map((group) => ({ group, score: termScore(group.weight, group.size, averageSize) }))
-    .sort((a, b) => b.score - a.score);
-  const classes: { score: number; groups: TermGroup[]; visible: number }[] = [];
-  for (const { group, score } of scored) {
-    const last = classes[classes.length - 1];
-    if (last?.score === score) {
-      last.groups.push(group);
-      last.visible += group.visible;
-    } else {
-      classes.push({ score, groups: [group], visible: group.visible });
-    }
+/** The statistics FTS5's `bm25` ranks with. */
+export interface FtsTotals {
+  /** `N` of the inverse document frequencies. */
+  readonly rows: number;
+  /** Tokens per row, over all columns. */
+  readonly averageSize: number;
+}
+
+/**
+ * FTS5's totals, from its averages record (the `%_data` row of id 1: a varint count of rows, then a varint total of
+ * tokens per column). They are read rather than kept alongside because FTS5 keeps them its own way: a
+ * contentless-delete table does not take a deleted row back out of them, so they are of every row inserted since the
+ * table was made. Undefined when the table holds no rows yet.
+ */
+export function ftsTotals(record: Uint8Array): FtsTotals | undefined {
+  const values: number[] = [];
+  for (let at = 0; at < record.length;) {
+    const read = readVarint(record, at);
+    if (read === undefined) return undefined;
+    values.push(read.value);
+    at = read.next;
   }
-  return classes.map(({ groups: members, visible }) => ({ groups: members, visible }));
+  const [rows, ...columnTotals] = values;
+  if (rows === undefined || rows === 0) return undefined;
+  return { rows, averageSize: columnTotals.reduce((sum, total) => sum + total, 0) / rows };
+}
+
+/** SQLite's variable-length integer (FTS5's too): 7 bits per byte, high bit set when more follow; a ninth byte whole. */
+function readVarint(bytes: Uint8Array, start: number): { value: number; next: number } | undefined {
+  let value = 0;
+  for (let at = start; at < start + 8; at += 1) {
+    const byte = bytes[at];
+    if (byte === undefined) return undefined;
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) return { value, next: at + 1 };
+  }
+  const last = bytes[start + 8];
+  return last === undefined ? undefined : { value: value * 256 + last, next: start + 9 };
+}
+
+/** FTS5's inverse document frequency of a word that `hits` of the table's `rows` rows hold. */
+export function inverseDocumentFrequency(rows: number, hits: number): number {
+  const idf = Math.log((rows - hits + 0.5) / (hits + 0.5));
+  return idf <= 0.0 ? 1e-6 : idf;
+}
+
+/** The groups of one word in rank order, those scoring the same together. */
+export function scoreClasses(groups: readonly TermGroup[], averageSize: number): ScoreClass[] {
+  return rankClasses(groups, (group) => termScore(group.weight, group.size, averageSize)).map((members) => ({
+    groups: members,
+    visible: members.reduce((sum, group) => sum + group.visible, 0),
+  }));
+}
+
+/** One group per distinct word of a query, all of one size: the documents holding every word with those weights. */
+export type Combination = readonly TermGroup[];
+
+/**
+ * The combinations of the words' groups that documents may fall in (one group per word, of one size), in rank order,
+ * those scoring the same together; undefined when there would be more than `limit`.
+ * @param groups per distinct word, its groups;
+ * @param phrases per word of the query, in query order, the index of its distinct word (FTS5 scores each phrase);
+ * @param idfs per distinct word, {@link inverseDocumentFrequency}.
+ */
+export function combinationClasses(
+  groups: readonly (readonly TermGroup[])[],
+  phrases: readonly number[],
+  idfs: readonly number[],
+  averageSize: number,
+  limit: number,
+): Combination[][] | undefined {
+  const bySize = groups.map((ofWord) => {
+    const sizes = new Map<number, TermGroup[]>();
+    for (const group of ofWord) sizes.set(group.size, [...(sizes.get(group.size) ?? []), group]);
+    return sizes;
+  });
+  const [first, ...others] = bySize;
+  if (first === undefined) return [];
+  const combinations: Combination[] = [];
+  for (const [size, firstGroups] of first) {
+    let partial: TermGroup[][] = firstGroups.map((group) => [group]);
+    for (const sizes of others) {
+      const ofSize = sizes.get(size) ?? [];
+      partial = partial.flatMap((combination) => ofSize.map((group) => [...combination, group]));
+      if (partial.length > limit) return undefined;
+    }
+    combinations.push(...partial);
+    if (combinations.length > limit) return undefined;
+  }
+  return rankClasses(combinations, (combination) => {
+    // FTS5 adds the phrases' scores in query order.
+    let score = 0;
+    for (const word of phrases) {
+      const group = combination[word];
+      if (group === undefined) throw new Error(`No group for word ${word} of the query`);
+      score += (idfs[word] ?? 0) * termScore(group.weight, group.size, averageSize);
+    }
+    return score;
+  });
+}
+
+/** Items by descending score, those of equal scores in one class. */
+function rankClasses<T>(items: readonly T[], score: (item: T) => number): T[][] {
+  const scored = items.map((item) => ({ item, score: score(item) })).sort((a, b) => b.score - a.score);
+  const classes: { score: number; items: T[] }[] = [];
+  for (const { item, score: value } of scored) {
+    const last = classes[classes.length - 1];
+    if (last?.score === value) last.items.push(item);
+    else classes.push({ score: value, items: [item] });
+  }
+  return classes.map(({ items: members }) => members);
 }
