@@ -739,15 +739,20 @@ export class SqliteSearchIndex implements SearchIndex {
       total: number;
     };
     if (total <= FTS_RANKED_HITS) return undefined;
-    const idfs = distinct.map((word) => {
+    const groups = distinct.map((word) => this.statements.termGroups.all(entity.entityType, word));
+    // FTS5 counts the documents holding a word, for its idf, over every row: the lists' visible ones, and the removed
+    // (few; FTS5 intersects their key's short list with the word's).
+    const removedKey = filterKeysExpression(valueKey(REMOVED_FIELD, 'true'));
+    const idfs = distinct.map((word, at) => {
       const phrase = ftsExpression({ kind: 'words', words: [word], prefix: false }, entity);
-      const { count } = this.prepared(`SELECT COUNT(*) AS count FROM "${fts.name}" WHERE "${fts.name}" MATCH ?`).get(
-        phrase,
-      ) as { count: number };
-      return inverseDocumentFrequency(totals.rows, count);
+      const { removed } = this.prepared(
+        `SELECT COUNT(*) AS removed FROM "${fts.name}" WHERE "${fts.name}" MATCH ?`,
+      ).get(`(${phrase}) AND (${removedKey})`) as { removed: number };
+      const visible = (groups[at] ?? []).reduce((sum, group) => sum + group.visible, 0);
+      return inverseDocumentFrequency(totals.rows, visible + removed);
     });
     const classes = combinationClasses(
-      distinct.map((word) => this.statements.termGroups.all(entity.entityType, word)),
+      groups,
       words.map((word) => distinct.indexOf(word)),
       idfs,
       totals.averageSize,
