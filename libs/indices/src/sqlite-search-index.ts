@@ -70,7 +70,7 @@ export interface SqliteSearchIndexOptions {
    */
   readonly resultCacheEntries?: number;
   /**
-   * Whether a search of one word reads its page from the ranked term lists (default true) or has FTS5 score every
+   * Whether a search of plain words reads its page from the ranked term lists (default true) or has FTS5 score every
    * match. The lists are kept either way; false serves comparisons and diagnosis.
    */
   readonly termLists?: boolean;
@@ -112,14 +112,14 @@ interface Sql {
  * - `term_postings (entity, term, weight, size, urn, doc)` and `term_groups (entity, term, weight, size, visible)`:
  *   the ranked term lists (`term-lists.ts`). FTS5 scores every match (≈ 0.6 µs each), so a word matching 100,000
  *   documents costs over 100 ms however small the page; its visible documents, grouped by the two numbers `bm25`
- *   ranks them by and listed by URN within a group, give the page from the best groups instead. Searches of one plain
- *   word without a filter read them while every document of the entity type is {@link TermListEntry.certain};
- *   `entity_counts` keeps, per entity type, how many uncertain documents it holds; FTS5's own totals give the
- *   average size and row count the lists rank with.
+ *   ranks them by and listed by URN within a group, give the page from the best groups instead (for several words,
+ *   from the best combinations of their groups). Searches of plain words without a filter read them while every
+ *   document of the entity type is {@link TermListEntry.certain}: `entity_counts` keeps how many are not. FTS5's own
+ *   totals give the average size and row count the lists rank with.
  *
  * Search pages are kept for repeated requests (`resultCacheEntries`) while their entity type's documents are
- * unchanged: a user repeating or paging back through a broad search of several words should not pay its scoring
- * each time.
+ * unchanged: a user repeating or paging back through a search the lists cannot answer (a prefix, a filter) should not
+ * pay its scoring each time.
  *
  * Runs with `synchronous = NORMAL` (the index is rebuilt from the primary store if a power loss drops a write); each
  * write call is one `BEGIN IMMEDIATE` transaction and each query reads one snapshot.
@@ -154,6 +154,10 @@ export class SqliteSearchIndex implements SearchIndex {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      // Reads map the file instead of copying pages through SQLite's 2 MB page cache, which a search touching
+      // thousands of documents' rows (URNs to order ties by, FTS5 doclists) outgrows: at 100,000 datasets, a filtered
+      // search took half the time. SQLite caps the mapping at 2 GB; beyond, it reads as before.
+      db.pragma(`mmap_size = ${MMAP_BYTES}`);
       db.function('strata_fold', { deterministic: true }, (value: unknown) => fold(String(value)));
       db.function('strata_glob', { deterministic: true }, (pattern: unknown, value: unknown) =>
         globMatches(String(pattern), String(value)) ? 1 : 0,
@@ -1117,6 +1121,9 @@ const DERIVED_TABLES = `
         CREATE INDEX IF NOT EXISTS suggestions_key ON suggestions (entity, rank, key, urn, removed, doc);
         CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
 `;
+
+/** How much of the file reads may map (SQLite's default build allows up to 2 GB). */
+const MMAP_BYTES = 2 ** 31;
 
 /** Up to this many matches, FTS5 ranks a search of several words faster than the term lists' combinations. */
 const FTS_RANKED_HITS = 1_000;
