@@ -216,6 +216,14 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
         requests: Math.min(requestsPerQuery, 100),
       },
       {
+        label: 'search "performance testing" (two words, all), each first after an edit',
+        path: '/entities?action=search',
+        body: () => ({ input: 'performance testing', entity: 'dataset', start: 0, count: 10 }),
+        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+        before: (i) => editDataset((i * 7919) % datasets),
+        requests: Math.min(requestsPerQuery, 100),
+      },
+      {
         label: 'search "performance" + filter, each first after a dataset edit',
         path: '/entities?action=search',
         body: filteredSearch,
