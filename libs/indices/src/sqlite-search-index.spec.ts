@@ -240,7 +240,7 @@ describe('SqliteSearchIndex term lists', () => {
     expect((await scored.search(request)).hits).toHaveLength(10);
   });
 
-  it('reads one-word searches from the lists, and lets FTS5 score them while a document has other words', async () => {
+  it('reads one-word searches from the lists, and lets FTS5 score them while a visible document has other words', async () => {
     const { lists, path } = openPair();
     const orders = datasetDocument({ name: 'db.orders', description: 'orders of the day' });
     await lists.write([{ put: orders }]);
@@ -256,6 +256,9 @@ describe('SqliteSearchIndex term lists', () => {
       await lists.write([{ put: german }]);
       expect(await search()).toBe(2);
       await lists.write([{ remove: german.urn }]);
+      expect(await search()).toBe(101);
+      // Soft-deleted, its words are in no list: the lists answer.
+      await lists.write([{ put: { ...german, aspects: { ...german.aspects, status: { removed: [true] } } } }]);
       expect(await search()).toBe(101);
     } finally {
       raw.close();

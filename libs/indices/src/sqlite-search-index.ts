@@ -104,7 +104,8 @@ interface Sql {
  *   schema changes, the table is rebuilt from `documents` on open.
  * - `facets (id, entity, field, value, visible)`: every facet value met, numbered, with how many visible documents hold
  *   it; `document_facets (doc, facet)`: each document's facet values by number, which a facet count groups;
- *   `entity_counts (entity, visible, uncertain)`: per entity type, the number of visible documents. Kept on write.
+ *   `entity_counts (entity, visible, uncertain)`: per entity type, the number of visible documents, and of those
+ *   among them the term lists cannot hold exactly. Kept on write.
  * - `browse_paths (doc, prefix, next)`: one row per (document, path prefix) with the next segment below it (NULL where
  *   a path ends), which answers a browse level with one index range.
  * - `suggestions (doc, entity, rank, key, field, value)`: the {@link autocompleteKeys} of every autocomplete field
@@ -591,7 +592,8 @@ export class SqliteSearchIndex implements SearchIndex {
     const text = ftsText(fields, fts);
     fts.insert?.run(id, ...text.columns, text.filterKeys);
     const { terms } = text;
-    this.statements.countDocument.run(entity.entityType, 1 - removed, terms.certain ? 0 : 1);
+    // Only visible documents are in the lists, so only theirs can be wrong there.
+    this.statements.countDocument.run(entity.entityType, 1 - removed, removed === 0 && !terms.certain ? 1 : 0);
     if (removed === 0) {
       for (const [term, weight] of terms.weights) {
         this.statements.insertPosting.run(entity.entityType, term, weight, terms.size, document.urn, id);
@@ -644,7 +646,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (fts !== undefined) {
       // What the document added to the counts and term lists, from the document as it was stored.
       const { terms } = ftsText(documentFields(toDocument(row)), fts);
-      this.statements.countDocument.run(row.entity, row.removed - 1, terms.certain ? 0 : -1);
+      this.statements.countDocument.run(row.entity, row.removed - 1, row.removed === 0 && !terms.certain ? -1 : 0);
       if (row.removed === 0) {
         for (const facet of this.statements.facetsOf.all(row.id)) this.statements.uncountFacet.run(facet);
         for (const [term, weight] of terms.weights) {
@@ -664,8 +666,8 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /**
    * A search of plain words (one, or several ANDed) without a filter, answered from the ranked term lists. Undefined
-   * when the search is of another kind; when an uncertain document in the entity type's FTS table could make FTS5
-   * count otherwise than the lists; or, for several words, when FTS5 ranks the matches as fast (few of them) or the
+   * when the search is of another kind; when a visible document of the entity type has words FTS5 may count
+   * otherwise than the lists (not {@link TermListEntry.certain}); or, for several words, when FTS5 ranks the matches as fast (few of them) or the
    * lists' combinations would cost more.
    */
   private termListHits(
@@ -1023,7 +1025,7 @@ interface FoundHits {
   readonly hits: HitSet;
 }
 
-/** Per entity type: its visible documents, and those of its documents that are not {@link TermListEntry.certain}. */
+/** Per entity type: its visible documents, and how many of them are not {@link TermListEntry.certain}. */
 interface EntityCounts {
   readonly visible: number;
   readonly uncertain: number;

@@ -18,7 +18,7 @@ const B = 0.75;
 /**
  * A word FTS5's `unicode61` tokenizer keeps whole and as is, so that counting the analyzer's words counts FTS5's
  * tokens. A document with any other word (non-ASCII letters, which SQLite's Unicode 6.1 tables may split or fold
- * otherwise than the analyzer) is uncertain: while an entity type holds one, its searches take the FTS5 path.
+ * otherwise than the analyzer) is uncertain: while an entity type has a visible one, its searches take the FTS5 path.
  */
 const PLAIN_WORD = /^[a-z0-9]+$/;
 
