@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { testEntityRegistry } from '@strata/model/testing';
 
 import { createSearchSchema } from './search-schema';
-import { SqliteSearchIndex } from './sqlite-search-index';
+import { SqliteSearchIndex, type SqliteSearchIndexOptions } from './sqlite-search-index';
 import { datasetDocument, describeSearchIndexContract } from './testing';
 
 const schema = createSearchSchema(testEntityRegistry());
@@ -28,16 +28,39 @@ describeSearchIndexContract('SqliteSearchIndex', {
   },
 });
 
-describe('SqliteSearchIndex', () => {
+/**
+ * Search indices on new temporary files, for the tests of the describe block calling this: those `open` gives are
+ * closed after each test, and the files removed.
+ */
+function temporaryIndices(): {
+  newFile: () => string;
+  open: (options: Omit<SqliteSearchIndexOptions, 'schema'>) => SqliteSearchIndex;
+} {
   const directories: string[] = [];
-  afterEach(() => {
+  const indices: SqliteSearchIndex[] = [];
+  afterEach(async () => {
+    for (const index of indices.splice(0)) await index.close();
     for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
   });
+  return {
+    newFile: () => {
+      const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
+      directories.push(directory);
+      return join(directory, 'search.sqlite');
+    },
+    open: (options) => {
+      const index = new SqliteSearchIndex({ schema, ...options });
+      indices.push(index);
+      return index;
+    },
+  };
+}
+
+describe('SqliteSearchIndex', () => {
+  const { newFile } = temporaryIndices();
 
   it('rebuilds its derived tables from the stored documents when the layout it finds is not its own', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
-    directories.push(directory);
-    const path = join(directory, 'search.sqlite');
+    const path = newFile();
     const first = new SqliteSearchIndex({ path, schema });
     const document = datasetDocument({
       name: 'db.kept',
@@ -66,28 +89,9 @@ describe('SqliteSearchIndex', () => {
 });
 
 describe('SqliteSearchIndex result cache', () => {
-  const directories: string[] = [];
-  const indices: SqliteSearchIndex[] = [];
-  afterEach(async () => {
-    for (const index of indices.splice(0)) await index.close();
-    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-  });
-
-  function openOn(path: string, resultCacheEntries?: number): SqliteSearchIndex {
-    const index = new SqliteSearchIndex({
-      path,
-      schema,
-      ...(resultCacheEntries === undefined ? {} : { resultCacheEntries }),
-    });
-    indices.push(index);
-    return index;
-  }
-
-  function newFile(): string {
-    const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
-    directories.push(directory);
-    return join(directory, 'search.sqlite');
-  }
+  const { newFile, open } = temporaryIndices();
+  const openOn = (path: string, resultCacheEntries?: number) =>
+    open({ path, ...(resultCacheEntries === undefined ? {} : { resultCacheEntries }) });
 
   const orders = datasetDocument({ name: 'db.orders', description: 'kept orders' });
   const invoices = datasetDocument({ name: 'db.invoices', description: 'kept invoices' });
@@ -139,22 +143,16 @@ describe('SqliteSearchIndex result cache', () => {
 });
 
 describe('SqliteSearchIndex term lists', () => {
-  const directories: string[] = [];
-  const indices: SqliteSearchIndex[] = [];
-  afterEach(async () => {
-    for (const index of indices.splice(0)) await index.close();
-    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-  });
+  const { newFile, open } = temporaryIndices();
 
-  /** Two connections to one new file: one reading one-word searches from the term lists, one having FTS5 score them. */
+  /** Two connections to one new file: one reading searches of plain words from the term lists, one having FTS5 score them. */
   function openPair(): { lists: SqliteSearchIndex; scored: SqliteSearchIndex; path: string } {
-    const directory = mkdtempSync(join(tmpdir(), 'strata-search-'));
-    directories.push(directory);
-    const path = join(directory, 'search.sqlite');
-    const lists = new SqliteSearchIndex({ path, schema, resultCacheEntries: 0 });
-    const scored = new SqliteSearchIndex({ path, schema, resultCacheEntries: 0, termLists: false });
-    indices.push(lists, scored);
-    return { lists, scored, path };
+    const path = newFile();
+    return {
+      lists: open({ path, resultCacheEntries: 0 }),
+      scored: open({ path, resultCacheEntries: 0, termLists: false }),
+      path,
+    };
   }
 
   /** Deterministic pseudo-random numbers (a linear congruential generator), so that a failure can be replayed. */
