@@ -87,7 +87,7 @@ export interface ScoreClass {
  * FTS5's `bm25` of one word, without its `idf` factor and sign: larger ranks first.
  * @param averageSize the table's total tokens over its rows, as FTS5 keeps them.
  */
-export function termScore(weight: number, size: number, averageSize: number): number {
+function termScore(weight: number, size: number, averageSize: number): number {
   return (weight * (K1 + 1.0)) / (weight + K1 * (1 - B + (B * size) / averageSize));
 }
 

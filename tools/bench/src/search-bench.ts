@@ -173,7 +173,7 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
         ],
       },
     });
-    const queries: {
+    interface Query {
       label: string;
       path: string;
       body: (i: number) => Record<string, unknown>;
@@ -182,7 +182,17 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
       before?: (i: number) => Promise<void>;
       /** Fewer requests than BENCH_SEARCH_REQUESTS, for the slow rows. */
       requests?: number;
-    }[] = [
+    }
+    /** A search, each request sent right after a dataset edit is indexed: no kept page can answer it. */
+    const firstAfterAnEdit = (label: string, body: Query['body']): Query => ({
+      label,
+      path: '/entities?action=search',
+      body,
+      count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
+      before: (i) => editDataset((i * 7919) % datasets),
+      requests: Math.min(requestsPerQuery, 100),
+    });
+    const queries: Query[] = [
       {
         label: 'search "test" (matches all, perf-test search.py)',
         path: '/entities?action=search',
@@ -207,30 +217,19 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
         body: filteredSearch,
         count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
       },
-      {
-        label: 'search "test", each first after a dataset edit',
-        path: '/entities?action=search',
-        body: () => ({ input: 'test', entity: 'dataset', start: 0, count: 10 }),
-        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
-        before: (i) => editDataset((i * 7919) % datasets),
-        requests: Math.min(requestsPerQuery, 100),
-      },
-      {
-        label: 'search "performance testing" (two words, all), each first after an edit',
-        path: '/entities?action=search',
-        body: () => ({ input: 'performance testing', entity: 'dataset', start: 0, count: 10 }),
-        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
-        before: (i) => editDataset((i * 7919) % datasets),
-        requests: Math.min(requestsPerQuery, 100),
-      },
-      {
-        label: 'search "performance" + filter, each first after a dataset edit',
-        path: '/entities?action=search',
-        body: filteredSearch,
-        count: (json) => (json as { value: { numEntities: number } }).value.numEntities,
-        before: (i) => editDataset((i * 7919) % datasets),
-        requests: Math.min(requestsPerQuery, 100),
-      },
+      firstAfterAnEdit('search "test", each first after a dataset edit', () => ({
+        input: 'test',
+        entity: 'dataset',
+        start: 0,
+        count: 10,
+      })),
+      firstAfterAnEdit('search "performance testing" (two words, all), each first after an edit', () => ({
+        input: 'performance testing',
+        entity: 'dataset',
+        start: 0,
+        count: 10,
+      })),
+      firstAfterAnEdit('search "performance" + filter, each first after a dataset edit', filteredSearch),
       {
         label: 'browse /perf/testing (100 groups)',
         path: '/entities?action=browse',
