@@ -8,36 +8,30 @@ import {
   searchSource,
   STRATA_OBJECT,
   strataPaths,
-  valueKind,
   type SuggestionRow,
 } from './elasticsearch-mappings';
 import {
-  checkPaging,
-  documentFields,
-  MAX_PAGE_SIZE,
-  namesRemoved,
-  normalizeBrowsePath,
-  resolveFilter,
-  valueNumber,
-  valueText,
-} from './search-documents';
-import {
-  MAX_FACET_VALUES,
-  type AutocompletePage,
-  type AutocompleteRequest,
-  type BrowsePage,
-  type BrowseRequest,
-  type Criterion,
-  type DocumentWrite,
-  type FacetResult,
-  type Filter,
-  type SearchDocument,
-  type SearchIndex,
-  type SearchPage,
-  type SearchRequest,
+  autocompleteRequest,
+  browseEntitiesRequest,
+  browseLevelsRequest,
+  searchRequest,
+  SUGGESTION_HIT,
+} from './elasticsearch-search-query';
+import { checkPaging, documentFields, MAX_PAGE_SIZE, normalizeBrowsePath, resolveFilter } from './search-documents';
+import type {
+  AutocompletePage,
+  AutocompleteRequest,
+  BrowsePage,
+  BrowseRequest,
+  DocumentWrite,
+  FacetResult,
+  SearchDocument,
+  SearchIndex,
+  SearchPage,
+  SearchRequest,
 } from './search-index';
-import { autocompletePrefix, fold, matchedFields, parseSearchQuery, type QueryNode } from './search-query';
-import { REMOVED_FIELD, URN_FIELD, type EntitySearchSchema, type IndexField, type SearchSchema } from './search-schema';
+import { matchedFields, parseSearchQuery } from './search-query';
+import type { EntitySearchSchema, SearchSchema } from './search-schema';
 
 /** Options of {@link ElasticsearchSearchIndex}. */
 export type ElasticsearchSearchIndexOptions = ElasticsearchConnection & {
@@ -75,15 +69,8 @@ interface TermsAggregate {
   }[];
 }
 
-type Query = estypes.QueryDslQueryContainer;
-
-/** Elasticsearch's `index.max_result_window` default: `from + size` of a page may not exceed it. */
-const MAX_RESULT_WINDOW = 10_000;
-/** Terms a multi-word prefix (`sales.ord*`: the phrase `sales ord…`) expands its last word to, at most. */
-const MAX_PREFIX_EXPANSIONS = 1000;
 const INDEX_PREFIX = /^[a-z0-9][a-z0-9._-]*$/;
 const URN_ENTITY_TYPE = /^urn:li:([A-Za-z0-9_]+):/;
-const MATCH_NONE: Query = { match_none: {} };
 
 /**
  * The scale search index: Elasticsearch, one index per entity type laid out as `elasticsearch-mappings.ts` describes,
@@ -249,16 +236,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     checkPaging(request.start, request.count, MAX_PAGE_SIZE, 'count');
     const query = parseSearchQuery(request.input, entity);
     const filter = resolveFilter(request.filter, entity);
-    const page = request.count === 0 ? { from: 0, size: 0 } : resultWindow(request.start, request.count);
-    const response = await this.client.search<StoredSource, Record<string, TermsAggregate>>({
-      index: this.indexName(entity.entityType),
-      query: { bool: { must: [textQuery(query, entity)], ...visibility(filter, entity) } },
-      sort: [{ _score: { order: 'desc' } }, { [URN_FIELD]: { order: 'asc' } }],
-      ...page,
-      track_total_hits: true,
-      _source: [URN_FIELD, strataPaths.aspects],
-      ...(entity.facets.length === 0 ? {} : { aggs: facetAggregations(entity) }),
-    });
+    const response = await this.client.search<StoredSource, Record<string, TermsAggregate>>(
+      searchRequest(this.indexName(entity.entityType), entity, query, filter, request.start, request.count),
+    );
     return {
       total: totalHits(response.hits.total),
       hits: response.hits.hits.map((hit) => {
@@ -286,30 +266,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const filter = resolveFilter(request.filter, entity);
     const path = normalizeBrowsePath(request.path);
     const index = this.indexName(entity.entityType);
-    const scope = visibility(filter, entity);
-    // At or below the path: every document with a browse path, at the root.
-    const below: Query =
-      path === '' ? { exists: { field: strataPaths.browsePaths } } : { term: { [strataPaths.browsePrefixes]: path } };
-    // At the path: no document has the root as a browse path.
-    const at: Query = path === '' ? MATCH_NONE : { term: { [strataPaths.browsePaths]: path } };
-    const levels = await this.client.search<unknown, { groups: TermsAggregate; at: { doc_count: number } }>({
-      index,
-      size: 0,
-      track_total_hits: true,
-      query: { bool: { filter: [below, ...scope.filter], must_not: scope.must_not } },
-      aggs: {
-        groups: {
-          terms: {
-            field: strataPaths.browsePrefixes,
-            // Only the next level: the path, a slash, one segment.
-            include: `${escapeRegExp(path)}/[^/]+`,
-            size: MAX_PAGE_SIZE,
-            order: [{ _count: 'desc' }, { _key: 'asc' }],
-          },
-        },
-        at: { filter: at },
-      },
-    });
+    const levels = await this.client.search<unknown, { groups: TermsAggregate; at: { doc_count: number } }>(
+      browseLevelsRequest(index, entity, filter, path),
+    );
     const groups = (levels.aggregations?.groups.buckets ?? []).map((bucket) => ({
       name: String(bucket.key).slice(path.length + 1),
       count: bucket.doc_count,
@@ -319,14 +278,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const size = Math.min(Math.max(request.start + request.limit - groups.length, 0), request.limit);
     let urns: string[] = [];
     if (size > 0 && from < numEntities) {
-      const entities = await this.client.search<StoredSource>({
-        index,
-        query: { bool: { filter: [at, ...scope.filter], must_not: scope.must_not } },
-        sort: [{ [URN_FIELD]: { order: 'asc' } }],
-        ...resultWindow(from, size),
-        track_total_hits: false,
-        _source: [URN_FIELD],
-      });
+      const entities = await this.client.search<StoredSource>(
+        browseEntitiesRequest(index, entity, filter, path, from, size),
+      );
       urns = entities.hits.hits.map((hit) => hit._source?.urn ?? hit._id ?? '');
     }
     const name = path.slice(path.lastIndexOf('/') + 1);
@@ -348,60 +302,13 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       throw new ValidationError(`Unknown field ${request.field} for entity ${entity.entityType}`);
     }
     if (request.limit === 0) return { suggestions: [], urns: [] };
-    const prefix = autocompletePrefix(request.query);
-    const rows: Query[] = [];
-    // A key begins with the query at rank 0 (the value's start) or at rank 1 (a later word).
-    if (prefix !== '') {
-      rows.push({
-        bool: {
-          should: ['0', '1'].map((rank) => ({ prefix: { [strataPaths.suggestionRankedKey]: `${rank}${prefix}` } })),
-          minimum_should_match: 1,
-        },
-      });
-    }
-    if (request.field !== undefined) rows.push({ term: { [strataPaths.suggestionField]: request.field } });
-    const matching: Query = rows.length === 0 ? { match_all: {} } : { bool: { filter: rows } };
-    const scope = visibility(filter, entity);
-    const response = await this.client.search<StoredSource>({
-      index: this.indexName(entity.entityType),
-      size: request.limit,
-      track_total_hits: false,
-      _source: [URN_FIELD],
-      query: {
-        bool: {
-          filter: [
-            {
-              nested: {
-                path: strataPaths.suggestions,
-                query: matching,
-                inner_hits: {
-                  name: 'suggestion',
-                  size: 1,
-                  sort: [{ [strataPaths.suggestionRankedKey]: { order: 'asc' } }],
-                },
-              },
-            },
-            ...scope.filter,
-          ],
-          must_not: scope.must_not,
-        },
-      },
-      // A document ranks by its smallest matching ranked key: all its rank-0 matches come before rank-1 ones.
-      sort: [
-        {
-          [strataPaths.suggestionRankedKey]: {
-            order: 'asc',
-            mode: 'min',
-            nested: { path: strataPaths.suggestions, filter: matching },
-          },
-        },
-        { [URN_FIELD]: { order: 'asc' } },
-      ],
-    });
+    const response = await this.client.search<StoredSource>(
+      autocompleteRequest(this.indexName(entity.entityType), entity, filter, request),
+    );
     const suggestions: string[] = [];
     const urns: string[] = [];
     for (const hit of response.hits.hits) {
-      const row = hit.inner_hits?.['suggestion']?.hits.hits[0]?._source as SuggestionRow | undefined;
+      const row = hit.inner_hits?.[SUGGESTION_HIT]?.hits.hits[0]?._source as SuggestionRow | undefined;
       if (row === undefined) continue;
       suggestions.push(row.value);
       urns.push(hit._source?.urn ?? hit._id ?? '');
@@ -434,16 +341,6 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 }
 
-/** `from`/`size` of a page, refused when it reaches past what Elasticsearch pages to. */
-function resultWindow(from: number, size: number): { from: number; size: number } {
-  if (from + size > MAX_RESULT_WINDOW) {
-    throw new ValidationError(
-      `Results beyond the first ${MAX_RESULT_WINDOW} cannot be paged to (start ${from} + count ${size})`,
-    );
-  }
-  return { from, size };
-}
-
 function totalHits(total: number | estypes.SearchTotalHits | undefined): number {
   if (total === undefined) return 0;
   return typeof total === 'number' ? total : total.value;
@@ -456,192 +353,4 @@ function errorType(error: unknown): string | undefined {
   const cause: unknown = body.error;
   if (typeof cause !== 'object' || cause === null || !('type' in cause)) return undefined;
   return typeof cause.type === 'string' ? cause.type : undefined;
-}
-
-function facetAggregations(entity: EntitySearchSchema): Record<string, estypes.AggregationsAggregationContainer> {
-  return Object.fromEntries(
-    entity.facets.map((facet) => [
-      facet.name,
-      { terms: { field: facet.name, size: MAX_FACET_VALUES, order: [{ _count: 'desc' }, { _key: 'asc' }] } },
-    ]),
-  );
-}
-
-// --- Query text --------------------------------------------------------------------------------------------------------
-
-/** The parsed query text as a query on the `strata.words` / `strata.folded` fields, with the fields' boosts. */
-function textQuery(node: QueryNode, entity: EntitySearchSchema): Query {
-  switch (node.kind) {
-    case 'all':
-      return { match_all: {} };
-    case 'words':
-      return anyField(candidateFields(node.field, entity), (field) => {
-        // A field queried as values, not words (browse paths): its values containing the words in order.
-        if (!field.text) return wildcard(field, `*${node.words.join('*')}*`);
-        const path = strataPaths.words(field.name);
-        const text = node.words.join(' ');
-        if (!node.prefix) return { match_phrase: { [path]: { query: text, boost: field.boost } } };
-        if (node.words.length === 1) return { prefix: { [path]: { value: text, boost: field.boost } } };
-        return {
-          match_phrase_prefix: {
-            [path]: { query: text, boost: field.boost, max_expansions: MAX_PREFIX_EXPANSIONS },
-          },
-        };
-      });
-    case 'wildcard':
-      return anyField(candidateFields(node.field, entity), (field) => wildcard(field, escapeWildcard(node.pattern)));
-    case 'not':
-      return { bool: { must_not: [textQuery(node.node, entity)] } };
-    case 'and': {
-      const must = node.nodes.filter((child) => child.kind !== 'not').map((child) => textQuery(child, entity));
-      const mustNot = node.nodes.flatMap((child) => (child.kind === 'not' ? [textQuery(child.node, entity)] : []));
-      return {
-        bool: { ...(must.length === 0 ? {} : { must }), ...(mustNot.length === 0 ? {} : { must_not: mustNot }) },
-      };
-    }
-    case 'or':
-      return { bool: { should: node.nodes.map((child) => textQuery(child, entity)), minimum_should_match: 1 } };
-  }
-}
-
-/** The named field, or the default-query fields when the term names none. */
-function candidateFields(name: string | undefined, entity: EntitySearchSchema): readonly IndexField[] {
-  if (name === undefined) return entity.defaultFields;
-  const field = entity.field(name);
-  return field === undefined ? [] : [field];
-}
-
-function anyField(fields: readonly IndexField[], clause: (field: IndexField) => Query): Query {
-  return anyOf(fields.map(clause));
-}
-
-/** A glob (already folded, `*` and `?` live, `\` escaped) over the folded values of a field. */
-function wildcard(field: IndexField, pattern: string): Query {
-  return { wildcard: { [strataPaths.folded(field.name)]: { value: pattern, boost: field.boost } } };
-}
-
-/** A `*`/`?` glob as an Elasticsearch wildcard value: only the backslash, literal in globs, needs escaping. */
-function escapeWildcard(pattern: string): string {
-  return pattern.replace(/\\/g, '\\\\');
-}
-
-/** Text matched literally by a wildcard value. */
-function literalWildcard(text: string): string {
-  return text.replace(/[\\*?]/g, '\\$&');
-}
-
-/** Text matched literally by a Lucene regular expression: every character but ASCII letters and digits escaped. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[^A-Za-z0-9]/gu, '\\$&');
-}
-
-// --- Filters -----------------------------------------------------------------------------------------------------------
-
-/** The clauses every query carries: the filter, and soft-deleted documents hidden unless a criterion names `removed`. */
-function visibility(filter: Filter, entity: EntitySearchSchema): { filter: Query[]; must_not: Query[] } {
-  const clause = filterQuery(filter, entity);
-  return {
-    filter: clause === undefined ? [] : [clause],
-    must_not: namesRemoved(filter) ? [] : [{ term: { [REMOVED_FIELD]: true } }],
-  };
-}
-
-/** OR of AND groups (a resolved filter). Undefined when it filters nothing: no groups, or a group left empty. */
-function filterQuery(filter: Filter, entity: EntitySearchSchema): Query | undefined {
-  if (filter.length === 0 || filter.some((group) => group.length === 0)) return undefined;
-  const groups = filter.map((group): Query => {
-    const positive: Query[] = [];
-    const negative: Query[] = [];
-    for (const criterion of group) {
-      const { query, negate } = criterionQuery(criterion, entity);
-      (negate ? negative : positive).push(query);
-    }
-    return {
-      bool: {
-        ...(positive.length === 0 ? {} : { filter: positive }),
-        ...(negative.length === 0 ? {} : { must_not: negative }),
-      },
-    };
-  });
-  return groups.length === 1 ? groups[0] : { bool: { should: groups, minimum_should_match: 1 } };
-}
-
-const RANGES = {
-  GREATER_THAN: 'gt',
-  GREATER_THAN_OR_EQUAL_TO: 'gte',
-  LESS_THAN: 'lt',
-  LESS_THAN_OR_EQUAL_TO: 'lte',
-} as const;
-
-/** A criterion as a query matching the documents it keeps, or (`negate`) those it drops. */
-function criterionQuery(criterion: Criterion, entity: EntitySearchSchema): { query: Query; negate: boolean } {
-  const field = entity.field(criterion.field);
-  if (field === undefined) throw new ValidationError(`Unknown filter field ${criterion.field}`);
-  const folded = strataPaths.folded(field.name);
-  const present: Query = { term: { [strataPaths.fields]: field.name } };
-  const matches = (query: Query): { query: Query; negate: boolean } => ({ query, negate: criterion.negated });
-  switch (criterion.condition) {
-    case 'EQUAL':
-    case 'IN':
-      return matches(equalQuery(field, criterion.values));
-    case 'CONTAIN':
-      return matches(anyOf(criterion.values.map((value) => foldedWildcard(folded, `*${literal(value)}*`))));
-    case 'START_WITH':
-      return matches(anyOf(criterion.values.map((value) => foldedWildcard(folded, `${literal(value)}*`))));
-    case 'END_WITH':
-      return matches(anyOf(criterion.values.map((value) => foldedWildcard(folded, `*${literal(value)}`))));
-    case 'GREATER_THAN':
-    case 'GREATER_THAN_OR_EQUAL_TO':
-    case 'LESS_THAN':
-    case 'LESS_THAN_OR_EQUAL_TO': {
-      const operator = RANGES[criterion.condition];
-      return matches(anyOf(criterion.values.map((value) => rangeQuery(field, operator, value))));
-    }
-    case 'EXISTS':
-      return matches(present);
-    case 'IS_NULL':
-      return { query: present, negate: !criterion.negated };
-  }
-}
-
-function literal(value: string): string {
-  return literalWildcard(fold(value));
-}
-
-function foldedWildcard(path: string, pattern: string): Query {
-  return { wildcard: { [path]: { value: pattern } } };
-}
-
-/** Documents matching any of the queries; none for no query. */
-function anyOf(queries: readonly Query[]): Query {
-  const [first, ...rest] = queries;
-  if (first === undefined) return MATCH_NONE;
-  return rest.length === 0 ? first : { bool: { should: [...queries], minimum_should_match: 1 } };
-}
-
-/**
- * Values equal to one of the criterion's, compared as text. A number or boolean field holds numbers and booleans,
- * whose text is canonical (`100`, `true`): only a criterion value written that way can equal one.
- */
-function equalQuery(field: IndexField, values: readonly string[]): Query {
-  const kind = valueKind(field);
-  if (kind === 'keyword') return { terms: { [field.name]: [...values] } };
-  const typed = values.flatMap((value): (number | boolean)[] => {
-    if (kind === 'boolean') return value === 'true' || value === 'false' ? [value === 'true'] : [];
-    const number = valueNumber(value);
-    if (number === undefined || valueText(number) !== value) return [];
-    return kind === 'long' && !Number.isSafeInteger(number) ? [] : [number];
-  });
-  return typed.length === 0 ? MATCH_NONE : { terms: { [field.name]: typed } };
-}
-
-/**
- * A comparison: numeric when the criterion value is a number (against the values that are numbers), else by code
- * point against the values' text (a keyword field's own; numbers' and booleans' text is their folded form).
- */
-function rangeQuery(field: IndexField, operator: 'gt' | 'gte' | 'lt' | 'lte', value: string): Query {
-  const number = valueNumber(value);
-  if (number !== undefined) return { range: { [strataPaths.numbers(field.name)]: { [operator]: number } } };
-  const path = valueKind(field) === 'keyword' ? field.name : strataPaths.folded(field.name);
-  return { range: { [path]: { [operator]: value } } };
 }

@@ -1,0 +1,224 @@
+import Database from 'better-sqlite3';
+
+import type { LogRecord, OutgoingRecord } from './message-log';
+
+/** A group's position in one partition: the offset of the next record to deliver. */
+export interface PartitionPosition {
+  readonly topic: string;
+  readonly partition: number;
+  nextOffset: number;
+}
+
+interface RecordRow {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly value: Buffer;
+  readonly headers: string;
+  readonly timestamp: number;
+}
+
+/** Every SQL statement of the log, over one connection. Every method is synchronous and its transaction short. */
+export class LogTables {
+  private readonly db: Database.Database;
+  /** Partition counts never change once stored, so they can be remembered. */
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly statements;
+  private readonly appendTransaction;
+  private readonly resolveTransaction;
+
+  constructor(path: string, settings: { busyTimeoutMs: number; synchronous: 'NORMAL' | 'FULL' }) {
+    const db = new Database(path);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${settings.synchronous}`);
+      db.pragma(`busy_timeout = ${nonNegativeInteger(settings.busyTimeoutMs, 'busyTimeoutMs')}`);
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS log_topic (
+          topic TEXT PRIMARY KEY,
+          partitions INTEGER NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS log_record (
+          topic TEXT NOT NULL,
+          "partition" INTEGER NOT NULL,
+          "offset" INTEGER NOT NULL,
+          key TEXT NOT NULL,
+          value BLOB NOT NULL,
+          headers TEXT NOT NULL,
+          timestamp INTEGER NOT NULL,
+          UNIQUE (topic, "partition", "offset")
+        );
+        CREATE TABLE IF NOT EXISTS log_group_position (
+          group_id TEXT NOT NULL,
+          topic TEXT NOT NULL,
+          "partition" INTEGER NOT NULL,
+          next_offset INTEGER NOT NULL,
+          PRIMARY KEY (group_id, topic, "partition")
+        ) WITHOUT ROWID;
+      `);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    this.statements = {
+      selectPartitions: db.prepare<[string], { partitions: number }>(
+        'SELECT partitions FROM log_topic WHERE topic = ?',
+      ),
+      insertTopic: db.prepare<[string, number, number]>(
+        'INSERT OR IGNORE INTO log_topic (topic, partitions, created_at) VALUES (?, ?, ?)',
+      ),
+      selectEnd: db.prepare<[string, number], { end: number }>(
+        'SELECT COALESCE(MAX("offset") + 1, 0) AS "end" FROM log_record WHERE topic = ? AND "partition" = ?',
+      ),
+      insertRecord: db.prepare<[string, number, number, string, Buffer, string, number]>(
+        'INSERT INTO log_record (topic, "partition", "offset", key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      selectBatch: db.prepare<[string, number, number, number], RecordRow>(
+        `SELECT topic, "partition" AS "partition", "offset" AS "offset", key, value, headers, timestamp
+         FROM log_record WHERE topic = ? AND "partition" = ? AND "offset" >= ? ORDER BY "offset" LIMIT ?`,
+      ),
+      selectPosition: db.prepare<[string, string, number], { nextOffset: number }>(
+        'SELECT next_offset AS nextOffset FROM log_group_position WHERE group_id = ? AND topic = ? AND "partition" = ?',
+      ),
+      insertPosition: db.prepare<[string, string, number, number]>(
+        'INSERT OR IGNORE INTO log_group_position (group_id, topic, "partition", next_offset) VALUES (?, ?, ?, ?)',
+      ),
+      updatePosition: db.prepare<[number, string, string, number, number]>(
+        `UPDATE log_group_position SET next_offset = ?
+         WHERE group_id = ? AND topic = ? AND "partition" = ? AND next_offset = ?`,
+      ),
+    };
+
+    this.appendTransaction = db.transaction(
+      (records: readonly OutgoingRecord[], timestamp: number, defaultPartitions: number): Set<string> => {
+        const topics = new Set<string>();
+        // Offsets handed out in this transaction, so that several records of one partition get consecutive offsets.
+        const ends = new Map<string, number>();
+        for (const record of records) {
+          if (record.topic === '') throw new Error('publish: topic must not be empty');
+          const partitions = this.ensureTopic(record.topic, defaultPartitions, timestamp);
+          const partition = partitionForKey(record.key, partitions);
+          const slot = `${partition}:${record.topic}`;
+          const offset = ends.get(slot) ?? this.endOffset(record.topic, partition);
+          ends.set(slot, offset + 1);
+          this.statements.insertRecord.run(
+            record.topic,
+            partition,
+            offset,
+            record.key,
+            record.value,
+            JSON.stringify(record.headers ?? {}),
+            timestamp,
+          );
+          topics.add(record.topic);
+        }
+        return topics;
+      },
+    );
+
+    this.resolveTransaction = db.transaction(
+      (
+        groupId: string,
+        topics: readonly string[],
+        fromBeginning: boolean,
+        defaultPartitions: number,
+        now: number,
+      ): PartitionPosition[] => {
+        const positions: PartitionPosition[] = [];
+        for (const topic of topics) {
+          // Subscribing creates the topic, as Kafka's auto-creation does, so its partitions are known from now on.
+          const partitions = this.ensureTopic(topic, defaultPartitions, now);
+          for (let partition = 0; partition < partitions; partition += 1) {
+            // A position is stored at once, even when nothing was consumed yet: with fromBeginning false, records
+            // published after subscribe() resolved must still be delivered after a restart.
+            const start = fromBeginning ? 0 : this.endOffset(topic, partition);
+            this.statements.insertPosition.run(groupId, topic, partition, start);
+            positions.push({ topic, partition, nextOffset: this.readPosition(groupId, topic, partition) });
+          }
+        }
+        return positions;
+      },
+    );
+  }
+
+  /** Appends records in one write transaction; returns the topics written. */
+  append(records: readonly OutgoingRecord[], timestamp: number, defaultPartitions: number): Set<string> {
+    return this.appendTransaction.immediate(records, timestamp, defaultPartitions);
+  }
+
+  /** Creates missing topics and missing group positions; returns the group's position in every partition. */
+  resolvePositions(
+    groupId: string,
+    topics: readonly string[],
+    fromBeginning: boolean,
+    defaultPartitions: number,
+    now: number,
+  ): PartitionPosition[] {
+    return this.resolveTransaction.immediate(groupId, topics, fromBeginning, defaultPartitions, now);
+  }
+
+  readBatch(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
+    return this.statements.selectBatch.all(topic, partition, fromOffset, limit).map((row) => ({
+      topic: row.topic,
+      partition: row.partition,
+      offset: String(row.offset),
+      key: row.key,
+      value: row.value,
+      headers: JSON.parse(row.headers) as Record<string, string>,
+      timestamp: row.timestamp,
+    }));
+  }
+
+  readPosition(groupId: string, topic: string, partition: number): number {
+    const row = this.statements.selectPosition.get(groupId, topic, partition);
+    if (row === undefined) throw new Error(`No position of group ${groupId} in ${topic}/${partition}`);
+    return row.nextOffset;
+  }
+
+  /**
+   * Moves a group's position from `from` to `to`, only if it is still at `from` (compare-and-set, so that an
+   * uncoordinated member in another process can never move it backwards). Returns whether it moved.
+   */
+  commitPosition(groupId: string, topic: string, partition: number, from: number, to: number): boolean {
+    return this.statements.updatePosition.run(to, groupId, topic, partition, from).changes === 1;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private ensureTopic(topic: string, defaultPartitions: number, now: number): number {
+    const known = this.partitionCounts.get(topic);
+    if (known !== undefined) return known;
+    this.statements.insertTopic.run(topic, defaultPartitions, now);
+    const row = this.statements.selectPartitions.get(topic);
+    if (row === undefined) throw new Error(`Topic ${topic} could not be created`);
+    this.partitionCounts.set(topic, row.partitions);
+    return row.partitions;
+  }
+
+  private endOffset(topic: string, partition: number): number {
+    return this.statements.selectEnd.get(topic, partition)?.end ?? 0;
+  }
+}
+
+/**
+ * Stable key → partition mapping (32-bit FNV-1a over the key's UTF-8 bytes). It must never change: records already
+ * stored under one partition would lose their order relative to new ones.
+ */
+function partitionForKey(key: string, partitions: number): number {
+  if (partitions === 1) return 0;
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(key, 'utf8')) {
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  }
+  return (hash >>> 0) % partitions;
+}
+
+function nonNegativeInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}
