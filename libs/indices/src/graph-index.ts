@@ -21,16 +21,37 @@
  *   all matches before paging, and pages cut from that order never overlap or skip.
  * - **Durable once resolved.** A write that resolved is seen by every later query, also through another handle opened
  *   on the same data afterwards.
+ * - **Batches are the calls in order.** {@link GraphIndex.apply} ends in the state the same `replaceEdges` and
+ *   `removeEntity` calls, made one after the other, would leave; replaying a list that failed or was cut short
+ *   converges to that state. How much of a list a concurrent query may see half-done is the adapter's to state.
  */
 export interface GraphIndex {
   /**
    * Replaces the edges `aspect` of entity `source` implies with `edges` (all of them: an empty list removes the
-   * aspect's edges). Atomic: a query sees either the old set or the new one.
+   * aspect's edges). Atomic where the engine allows it: on SQLite a query sees either the old set or the new one;
+   * Elasticsearch writes it as one bulk request, of which a query may see part (see its adapter).
    */
   replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void>;
 
   /** Removes every edge whose source or destination is `urn` (a hard-deleted entity). Idempotent. */
   removeEntity(urn: string): Promise<void>;
+
+  /**
+   * Applies the changes in order: the result equals calling {@link replaceEdges} / {@link removeEntity} for each, in
+   * order (an edge to or from a URN removed earlier in the list stays when a later change adds it; an aspect replaced
+   * twice keeps the second list). What the graph hook of the indexer calls with one log batch's changes; an empty list
+   * does nothing.
+   *
+   * Guarantees: when it resolves, every change is durable and seen by later queries. When it rejects, any prefix of
+   * the effect may have been applied, so the caller replays the whole list, which converges to the same final state
+   * (every change is a replacement or a removal: idempotent). Atomicity depends on the engine:
+   * - SQLite: one transaction for the whole list; a query sees the state before it or after it, never in between,
+   *   and a rejected call has changed nothing.
+   * - Elasticsearch: not atomic across documents. The list is cut into segments at each `removeEntity`; a query during
+   *   the call may see the state after some segments, or part of one, and a rejected call may leave such a state until
+   *   it is replayed.
+   */
+  apply(changes: readonly GraphChange[]): Promise<void>;
 
   /**
    * The relationships of `query.urn` in one direction, one per distinct (type, other end), ordered by (type, entity),
@@ -42,6 +63,16 @@ export interface GraphIndex {
   /** Releases the handle; calling it again does nothing. */
   close(): Promise<void>;
 }
+
+/** One change of {@link GraphIndex.apply}: a {@link GraphIndex.replaceEdges} or {@link GraphIndex.removeEntity} call. */
+export type GraphChange =
+  | {
+      readonly kind: 'replaceEdges';
+      readonly source: string;
+      readonly aspect: string;
+      readonly edges: readonly GraphEdge[];
+    }
+  | { readonly kind: 'removeEntity'; readonly urn: string };
 
 /** One edge an aspect implies, from the entity holding the aspect. */
 export interface GraphEdge {

@@ -1,4 +1,5 @@
 export type {
+  GraphChange,
   GraphEdge,
   GraphIndex,
   Relationship,
@@ -8,6 +9,9 @@ export type {
 } from './graph-index';
 export { SqliteGraphIndex } from './sqlite-graph-index';
 export type { SqliteGraphIndexOptions } from './sqlite-graph-index';
+export { ElasticsearchGraphIndex } from './elasticsearch-graph-index';
+export type { ElasticsearchGraphIndexOptions } from './elasticsearch-graph-index';
+export { graphIndexName } from './elasticsearch-graph-mappings';
 export type {
   AutocompletePage,
   AutocompleteRequest,

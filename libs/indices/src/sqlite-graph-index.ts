@@ -2,7 +2,14 @@ import Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
 
 import { settle } from './settle';
-import type { GraphEdge, GraphIndex, Relationship, RelationshipPage, RelationshipQuery } from './graph-index';
+import type {
+  GraphChange,
+  GraphEdge,
+  GraphIndex,
+  Relationship,
+  RelationshipPage,
+  RelationshipQuery,
+} from './graph-index';
 
 /** Options of {@link SqliteGraphIndex}. */
 export interface SqliteGraphIndexOptions {
@@ -19,14 +26,16 @@ export interface SqliteGraphIndexOptions {
  *
  * Runs with `synchronous = NORMAL`: a power loss may drop the last writes, which is acceptable because the index is
  * rebuilt from the primary store (the consumer replays the change log), unlike the store itself, which fsyncs.
- * `replaceEdges` and `removeEntity` are each one `BEGIN IMMEDIATE` transaction; a query reads in one transaction, so
- * its `total` and its page come from the same snapshot.
+ * `replaceEdges`, `removeEntity` and `apply` (the whole list) are each one `BEGIN IMMEDIATE` transaction: a query
+ * sees a call's effect whole or not at all, and a call that rejects has changed nothing. A query reads in one
+ * transaction, so its `total` and its page come from the same snapshot.
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly replaceTransaction;
   private readonly removeEntityTransaction;
+  private readonly applyTransaction;
   private readonly queryTransaction;
 
   constructor(options: SqliteGraphIndexOptions) {
@@ -84,7 +93,7 @@ export class SqliteGraphIndex implements GraphIndex {
       },
     };
 
-    this.replaceTransaction = db.transaction((source: string, aspect: string, edges: readonly GraphEdge[]): void => {
+    const replaceAspect = (source: string, aspect: string, edges: readonly GraphEdge[]): void => {
       this.statements.deleteAspect.run(source, aspect);
       for (const edge of edges) {
         this.statements.insertEdge.run(
@@ -96,9 +105,17 @@ export class SqliteGraphIndex implements GraphIndex {
           edge.createdBy ?? null,
         );
       }
-    });
-    this.removeEntityTransaction = db.transaction((urn: string): void => {
+    };
+    const removeEntity = (urn: string): void => {
       this.statements.deleteEntity.run(urn, urn);
+    };
+    this.replaceTransaction = db.transaction(replaceAspect);
+    this.removeEntityTransaction = db.transaction(removeEntity);
+    this.applyTransaction = db.transaction((changes: readonly GraphChange[]): void => {
+      for (const change of changes) {
+        if (change.kind === 'removeEntity') removeEntity(change.urn);
+        else replaceAspect(change.source, change.aspect, change.edges);
+      }
     });
     this.queryTransaction = db.transaction((query: RelationshipQuery): RelationshipPage => {
       const statements = this.statements[query.direction];
@@ -119,6 +136,12 @@ export class SqliteGraphIndex implements GraphIndex {
   removeEntity(urn: string): Promise<void> {
     return settle(() => {
       this.removeEntityTransaction.immediate(urn);
+    });
+  }
+
+  apply(changes: readonly GraphChange[]): Promise<void> {
+    return settle(() => {
+      if (changes.length > 0) this.applyTransaction.immediate(changes);
     });
   }
 

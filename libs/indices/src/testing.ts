@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
 import { trackedIndices, type IndexUnderTest } from './contract-handles';
-import type { GraphEdge, GraphIndex, Relationship, RelationshipQuery } from './graph-index';
+import type { GraphChange, GraphEdge, GraphIndex, Relationship, RelationshipQuery } from './graph-index';
 
 /** What {@link describeGraphIndexContract} needs from an adapter. */
 export interface GraphIndexContractFactory {
@@ -381,6 +381,152 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
       });
     });
 
+    describe('applying a list of changes', () => {
+      /** Every relationship of every URN, both directions: what two indices are compared by. */
+      async function snapshot(index: GraphIndex, urns: readonly string[]): Promise<unknown> {
+        const views = [];
+        for (const urn of urns) {
+          views.push({ urn, out: await all(index, urn, 'OUTGOING'), in: await all(index, urn, 'INCOMING') });
+        }
+        return views;
+      }
+
+      /** A list exercising what a log batch holds, the URNs it touches by name, and all of them. */
+      function batch(): { changes: GraphChange[]; urn: Record<BatchUrn, string>; urns: string[] } {
+        const urn: Record<BatchUrn, string> = {
+          removed: newUrn(),
+          pointing: newUrn(),
+          twice: newUrn(),
+          duplicated: newUrn(),
+          bystander: newUrn(),
+          owner: newUrn('corpuser'),
+          firstOwner: newUrn('corpuser'),
+          secondOwner: newUrn('corpuser'),
+          laterOwner: newUrn('corpuser'),
+          tag: newUrn('tag'),
+          firstTag: newUrn('tag'),
+          secondTag: newUrn('tag'),
+        };
+        const changes: GraphChange[] = [
+          replace(urn.removed, 'ownership', [edge('OwnedBy', urn.owner, 1, actor)]),
+          replace(urn.removed, 'globalTags', [edge('TaggedWith', urn.tag)]),
+          replace(urn.pointing, 'ownership', [edge('OwnedBy', urn.removed), edge('OwnedBy', urn.owner)]),
+          replace(urn.bystander, 'globalTags', [edge('TaggedWith', urn.tag, 4, actor)]),
+          replace(urn.twice, 'ownership', [edge('OwnedBy', urn.firstOwner), edge('OwnedBy', urn.secondOwner)]),
+          { kind: 'removeEntity', urn: urn.removed },
+          // New edges from and to the removed URN, after its removal in the same list: they stay.
+          replace(urn.removed, 'ownership', [edge('OwnedBy', urn.laterOwner, 2, otherActor)]),
+          replace(urn.bystander, 'ownership', [edge('OwnedBy', urn.removed)]),
+          // Aspects replaced twice in one list: the second list wins, the first's edges are gone.
+          replace(urn.twice, 'globalTags', [edge('TaggedWith', urn.firstTag)]),
+          replace(urn.twice, 'ownership', [edge('OwnedBy', urn.secondOwner, 3, actor)]),
+          replace(urn.twice, 'globalTags', [edge('TaggedWith', urn.secondTag)]),
+          // A (type, destination) twice in one replacement (stored once, first stamp), also implied by another aspect
+          // of the same source with an earlier stamp.
+          replace(urn.duplicated, 'ownership', [
+            edge('OwnedBy', urn.owner, 7, actor),
+            edge('OwnedBy', urn.owner, 8, otherActor),
+          ]),
+          replace(urn.duplicated, 'editableOwnership', [edge('OwnedBy', urn.owner, 6, otherActor)]),
+        ];
+        return { changes, urn, urns: Object.values(urn) };
+      }
+
+      it('ends as the same calls made one by one, in order', async () => {
+        const { index: batched } = await open();
+        const { index: oneByOne } = await open();
+        const { changes, urns } = batch();
+
+        await batched.apply(changes);
+        for (const change of changes) {
+          if (change.kind === 'removeEntity') await oneByOne.removeEntity(change.urn);
+          else await oneByOne.replaceEdges(change.source, change.aspect, change.edges);
+        }
+
+        expect(await snapshot(batched, urns)).toEqual(await snapshot(oneByOne, urns));
+      });
+
+      it('removes an entity at its place in the list: edges added to or from it later in the list stay', async () => {
+        const { index } = await open();
+        const { changes, urn } = batch();
+        await index.apply(changes);
+
+        expect(await all(index, urn.removed, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: urn.laterOwner, createdAt: 2, createdBy: otherActor }],
+        });
+        expect(await all(index, urn.removed, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: urn.bystander }],
+        });
+        expect(await all(index, urn.pointing, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: urn.owner }],
+        });
+        expect(await all(index, urn.tag, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'TaggedWith', entity: urn.bystander, createdAt: 4, createdBy: actor }],
+        });
+      });
+
+      it('keeps the last replacement of an aspect replaced twice, and a duplicated edge once', async () => {
+        const { index } = await open();
+        const { changes, urn } = batch();
+        await index.apply(changes);
+
+        expect(await all(index, urn.twice, 'OUTGOING')).toEqual({
+          total: 2,
+          relationships: [
+            { type: 'OwnedBy', entity: urn.secondOwner, createdAt: 3, createdBy: actor },
+            { type: 'TaggedWith', entity: urn.secondTag },
+          ],
+        });
+        expect((await all(index, urn.firstOwner, 'INCOMING')).total).toBe(0);
+        expect((await all(index, urn.firstTag, 'INCOMING')).total).toBe(0);
+        expect(await all(index, urn.duplicated, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: urn.owner, createdAt: 6, createdBy: otherActor }],
+        });
+
+        await index.apply([replace(urn.duplicated, 'editableOwnership', [])]);
+        expect(await all(index, urn.duplicated, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: urn.owner, createdAt: 7, createdBy: actor }],
+        });
+      });
+
+      it('does nothing for an empty list', async () => {
+        const { index } = await open();
+        const [dataset, owner] = [newUrn(), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 1, actor)]);
+        const before = await snapshot(index, [dataset, owner]);
+
+        await index.apply([]);
+        expect(await snapshot(index, [dataset, owner])).toEqual(before);
+      });
+
+      it('is idempotent: replaying the list leaves the same edges', async () => {
+        const { index } = await open();
+        const { changes, urns } = batch();
+        await index.apply(changes);
+        const once = await snapshot(index, urns);
+        await index.apply(changes);
+        await index.apply(changes);
+
+        expect(await snapshot(index, urns)).toEqual(once);
+      });
+
+      it('keeps what it applied across closing and reopening', async () => {
+        const { index, reopen } = await open();
+        const { changes, urns } = batch();
+        await index.apply(changes);
+        const applied = await snapshot(index, urns);
+        await index.close();
+
+        expect(await snapshot(await reopen(), urns)).toEqual(applied);
+      });
+    });
+
     describe('durability', () => {
       it('keeps every resolved write across closing and reopening', async () => {
         const { index, reopen } = await open();
@@ -410,8 +556,26 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
   });
 }
 
+type BatchUrn =
+  | 'removed'
+  | 'pointing'
+  | 'twice'
+  | 'duplicated'
+  | 'bystander'
+  | 'owner'
+  | 'firstOwner'
+  | 'secondOwner'
+  | 'laterOwner'
+  | 'tag'
+  | 'firstTag'
+  | 'secondTag';
+
 const actor = 'urn:li:corpuser:contract-writer';
 const otherActor = 'urn:li:corpuser:contract-other-writer';
+
+function replace(source: string, aspect: string, edges: readonly GraphEdge[]): GraphChange {
+  return { kind: 'replaceEdges', source, aspect, edges };
+}
 
 function edge(type: string, destination: string, createdAt?: number, createdBy?: string): GraphEdge {
   return {

@@ -1,0 +1,455 @@
+import { Client, errors, type estypes } from '@elastic/elasticsearch';
+import { ValidationError } from '@strata/model';
+
+import {
+  edgeDocumentId,
+  edgeSource,
+  graphIndexDefinition,
+  graphIndexName,
+  graphPaths,
+  MAX_GRAPH_KEYWORD_LENGTH,
+  PAIR_SEPARATOR,
+  pairKey,
+  pairPath,
+  parsePairKey,
+  type EdgeSource,
+} from './elasticsearch-graph-mappings';
+import type { ElasticsearchConnection } from './elasticsearch-search-index';
+import type {
+  GraphChange,
+  GraphEdge,
+  GraphIndex,
+  Relationship,
+  RelationshipPage,
+  RelationshipQuery,
+} from './graph-index';
+
+/** Options of {@link ElasticsearchGraphIndex}. */
+export type ElasticsearchGraphIndexOptions = ElasticsearchConnection & {
+  /**
+   * Prepended to the index name with `_` (`<prefix>_graph_service_v1`, DataHub's `INDEX_PREFIX`), lowercased.
+   * Letters, digits, `.`, `_` and `-`, starting with a letter or digit. Default: none.
+   */
+  readonly indexPrefix?: string;
+  /**
+   * The `refresh` of every bulk write. Default `wait_for`: a write resolves once queries see it, as the port promises;
+   * `true` refreshes at once (more, smaller segments). `false` is not offered: a replacement finds the edges it
+   * replaces with a search, which only sees refreshed documents, so an unrefreshed write would leave stale edges.
+   */
+  readonly refresh?: true | 'wait_for';
+};
+
+type Query = estypes.QueryDslQueryContainer;
+type ReplaceEdges = Extract<GraphChange, { kind: 'replaceEdges' }>;
+
+interface TermsAggregate {
+  readonly buckets: readonly { readonly key: string; readonly doc_count: number }[];
+}
+
+/** One stored document of an aspect's contribution, as a write finds it. */
+interface StoredEdge {
+  readonly source: string;
+  readonly aspect: string;
+  readonly pair: string;
+}
+
+/** Elasticsearch's `index.max_result_window` default: `from + size` of a page may not exceed it. */
+const MAX_RESULT_WINDOW = 10_000;
+/** Hits per request when reading the current edges of the aspects a write replaces (paged with `search_after`). */
+export const EDGE_PAGE_SIZE = 10_000;
+/** Buckets per request of the aggregation counting duplicated pairs (paged by key). */
+export const DUPLICATE_PAGE_SIZE = 10_000;
+/** Sources per search when reading current edges, bounding the query's boolean clauses. */
+export const SOURCES_PER_SEARCH = 500;
+const INDEX_PREFIX = /^[a-z0-9][a-z0-9._-]*$/;
+
+/**
+ * The scale graph index: Elasticsearch, DataHub's `graph_service_v1` index laid out as `elasticsearch-graph-mappings.ts`
+ * describes (DataHub's edge document, one per (source, aspect, type, destination), Strata's fields under `strata`),
+ * with the semantics of the port (`graph-index.ts`) that the SQLite adapter also implements. Plain Query DSL of
+ * Elasticsearch 8 and 9.
+ *
+ * - **Writes.** `replaceEdges` is `apply` of one change. `apply` cuts its list into segments at each run of
+ *   `removeEntity`. A segment of replacements keeps the last replacement of each (source, aspect), reads the documents
+ *   those aspects have now (searches filtered on `source.urn` and `strata.aspect`, paged with `search_after` on
+ *   (`source.urn`, `strata.aspect`, `strata.outgoing`), unique per document, so an aspect with any number of edges is
+ *   read whole), then sends ONE `_bulk`: `index` for every edge the aspects imply (a (type, destination) given twice
+ *   once, the first occurrence), `delete` for every document they no longer imply, with `refresh=wait_for` (or
+ *   `true`). A run of removals is one `_delete_by_query` on `source.urn` or `destination.urn` among those URNs, with
+ *   `refresh=true` and `conflicts=proceed`. Each step is visible to the next before it starts, so the result equals
+ *   the calls one by one. An item the cluster rejects, or a removal that reports failures, rejects the call, naming
+ *   the edges or URNs.
+ * - **Guarantees, and how they differ from SQLite.** Elasticsearch has no multi-document transactions: a query during
+ *   a write may see part of it (some segments, part of a bulk), and a write that rejects may have applied part of its
+ *   changes; nothing is rolled back. Replaying the call, as the indexer does with a failed batch, converges to the
+ *   state the port promises, since every document is put whole under an id derived from what it is, and removals are
+ *   idempotent. A resolved write is durable (translog) and seen by every later query. Writes of one source must come
+ *   from one writer at a time (the indexer's partitioning by URN gives that): two concurrent replacements of the same
+ *   aspect could each miss the other's documents.
+ * - **Queries.** One `_search` filtered on the URN's end (`source.urn` for OUTGOING, `destination.urn` for INCOMING)
+ *   and `relationshipType` when types are given, collapsed on the direction's pair keyword and sorted by (pair,
+ *   `createdOn` ascending with missing last, `strata.aspect`), so that each (type, other end) comes once, with the
+ *   earliest stamp, in (type, entity) code-point order, paged with `from`/`size`. Its `total` is exact: the hits
+ *   (documents) less the surplus of pairs held by several documents, which a terms aggregation on the pair keyword
+ *   with `min_doc_count: 2` lists in the same request (exact counts on one shard). When it lists
+ *   {@link DUPLICATE_PAGE_SIZE} pairs, further requests page on by key; those come from a later snapshot.
+ * - A page may not reach past the first 10000 relationships (`from + size`, Elasticsearch's `max_result_window`):
+ *   such a query is refused with `ValidationError`, where the SQLite adapter would answer it. An edge whose type
+ *   contains U+0000, or whose type and URN together (or aspect) exceed 8191 characters, cannot be indexed so that
+ *   queries find it: a write holding one is refused with `ValidationError` before anything is sent.
+ * - The index is Strata's own, created with one shard. An existing index is opened as found: with several shards, a
+ *   pair whose documents sit on different shards would escape the duplicate count, and `total` count it twice.
+ */
+export class ElasticsearchGraphIndex implements GraphIndex {
+  /** The index holding the edges (`<prefix>_graph_service_v1`). */
+  readonly indexName: string;
+  private readonly client: Client;
+  private readonly ownsClient: boolean;
+  private readonly refresh: true | 'wait_for';
+  private closed = false;
+
+  /** Builds the handle without contacting the cluster; {@link open} also creates the index. */
+  constructor(options: ElasticsearchGraphIndexOptions) {
+    const prefix = (options.indexPrefix ?? '').toLowerCase();
+    if (prefix !== '' && !INDEX_PREFIX.test(prefix)) {
+      throw new Error(`Invalid Elasticsearch index prefix "${options.indexPrefix ?? ''}"`);
+    }
+    this.indexName = graphIndexName(prefix);
+    this.refresh = options.refresh ?? 'wait_for';
+    this.ownsClient = options.client === undefined;
+    this.client = options.client ?? new Client({ node: options.node });
+  }
+
+  /** Opens the index: builds the handle, then {@link ensureIndex}. Closes what it built if that fails. */
+  static async open(options: ElasticsearchGraphIndexOptions): Promise<ElasticsearchGraphIndex> {
+    const index = new ElasticsearchGraphIndex(options);
+    try {
+      await index.ensureIndex();
+    } catch (error) {
+      await index.close();
+      throw error;
+    }
+    return index;
+  }
+
+  /**
+   * Creates the index when it has none, with its settings and mappings, else adds the mappings to the existing one
+   * (they only grow). Idempotent, and safe when several processes open at once.
+   */
+  async ensureIndex(): Promise<void> {
+    this.assertOpen();
+    const index = this.indexName;
+    const { settings, mappings } = graphIndexDefinition();
+    if (!(await this.client.indices.exists({ index }))) {
+      try {
+        await this.client.indices.create({ index, settings, mappings });
+        return;
+      } catch (error) {
+        if (errorType(error) !== 'resource_already_exists_exception') throw error;
+      }
+    }
+    await this.client.indices.putMapping({ index, ...mappings });
+  }
+
+  replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void> {
+    return this.apply([{ kind: 'replaceEdges', source, aspect, edges }]);
+  }
+
+  removeEntity(urn: string): Promise<void> {
+    return this.apply([{ kind: 'removeEntity', urn }]);
+  }
+
+  async apply(changes: readonly GraphChange[]): Promise<void> {
+    this.assertOpen();
+    for (const change of changes) if (change.kind === 'replaceEdges') checkReplacement(change);
+    let replacements: ReplaceEdges[] = [];
+    let removals: string[] = [];
+    for (const change of changes) {
+      if (change.kind === 'removeEntity') {
+        await this.replaceAspects(replacements);
+        replacements = [];
+        removals.push(change.urn);
+      } else {
+        await this.removeEntities(removals);
+        removals = [];
+        replacements.push(change);
+      }
+    }
+    await this.replaceAspects(replacements);
+    await this.removeEntities(removals);
+  }
+
+  async relationships(query: RelationshipQuery): Promise<RelationshipPage> {
+    this.assertOpen();
+    // Checked although typed: the value comes from a query string.
+    const direction: string = query.direction;
+    if (direction !== 'INCOMING' && direction !== 'OUTGOING') {
+      throw new ValidationError(`Invalid relationship direction ${direction}`);
+    }
+    if (!isNonNegativeInteger(query.start)) throw new ValidationError(`Invalid start ${query.start}`);
+    if (!isNonNegativeInteger(query.count)) throw new ValidationError(`Invalid count ${query.count}`);
+    const page = query.count === 0 ? undefined : resultWindow(query.start, query.count);
+    const pair = pairPath(query.direction);
+    const other = query.direction === 'OUTGOING' ? 'destination' : 'source';
+    const filter: Query[] = [
+      { term: { [query.direction === 'OUTGOING' ? graphPaths.sourceUrn : graphPaths.destinationUrn]: query.urn } },
+      ...(query.types.length === 0 ? [] : [{ terms: { [graphPaths.relationshipType]: [...query.types] } }]),
+    ];
+    const response = await this.client.search<Partial<EdgeSource>, { duplicates: TermsAggregate }>({
+      index: this.indexName,
+      query: { bool: { filter } },
+      ...(page === undefined
+        ? { size: 0 }
+        : {
+            collapse: { field: pair },
+            sort: [
+              { [pair]: { order: 'asc' } },
+              { [graphPaths.createdOn]: { order: 'asc', missing: '_last' } },
+              { [graphPaths.aspect]: { order: 'asc' } },
+            ],
+            ...page,
+            _source: [graphPaths.relationshipType, `${other}.urn`, graphPaths.createdOn, graphPaths.createdActor],
+          }),
+      track_total_hits: true,
+      aggs: { duplicates: duplicatePairs(pair) },
+    });
+    const surplus = await this.surplus(filter, pair, response.aggregations?.duplicates.buckets ?? []);
+    return {
+      total: totalHits(response.hits.total) - surplus,
+      relationships: response.hits.hits.map((hit) => toRelationship(hit._source ?? {}, other)),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsClient) await this.client.close();
+  }
+
+  // -------------------------------------------------------------------------------------------------------------------
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('ElasticsearchGraphIndex is closed');
+  }
+
+  /** One segment of replacements: the current documents of the aspects read, then one bulk request. */
+  private async replaceAspects(replacements: readonly ReplaceEdges[]): Promise<void> {
+    if (replacements.length === 0) return;
+    // The last replacement of an aspect is its whole contribution (no removal in between, by construction).
+    const latest = new Map<string, ReplaceEdges>();
+    for (const change of replacements) latest.set(JSON.stringify([change.source, change.aspect]), change);
+    const stored = await this.storedEdges([...latest.values()]);
+
+    const operations: object[] = [];
+    const labels: string[] = [];
+    const kept = new Set<string>();
+    for (const { source, aspect, edges } of latest.values()) {
+      for (const edge of edges) {
+        const id = edgeDocumentId(source, aspect, edge.type, edge.destination);
+        // A (type, destination) given twice: the first occurrence stays.
+        if (kept.has(id)) continue;
+        kept.add(id);
+        operations.push({ index: { _index: this.indexName, _id: id } }, edgeSource(source, aspect, edge));
+        labels.push(edgeLabel(source, aspect, edge.type, edge.destination));
+      }
+    }
+    for (const [id, edge] of stored) {
+      if (kept.has(id)) continue;
+      const { type, urn } = parsePairKey(edge.pair);
+      operations.push({ delete: { _index: this.indexName, _id: id } });
+      labels.push(edgeLabel(edge.source, edge.aspect, type, urn));
+    }
+    if (operations.length === 0) return;
+
+    const response = await this.client.bulk({ operations, refresh: this.refresh });
+    if (!response.errors) return;
+    const failures = response.items.flatMap((item, position) => {
+      const error = (item.index ?? item.delete ?? item.create ?? item.update)?.error;
+      return error === undefined ? [] : [`${labels[position] ?? '?'} (${error.type}: ${error.reason ?? ''})`];
+    });
+    throw new Error(
+      `Elasticsearch rejected ${failures.length} of ${labels.length} graph edge writes: ${failures
+        .slice(0, 10)
+        .join('; ')}${failures.length > 10 ? '; …' : ''}`,
+    );
+  }
+
+  /** The documents the aspects of `replacements` have now, by `_id`. */
+  private async storedEdges(replacements: readonly ReplaceEdges[]): Promise<Map<string, StoredEdge>> {
+    const aspectsBySource = new Map<string, Set<string>>();
+    for (const { source, aspect } of replacements) {
+      const aspects = aspectsBySource.get(source) ?? new Set<string>();
+      aspects.add(aspect);
+      aspectsBySource.set(source, aspects);
+    }
+    const sources = [...aspectsBySource];
+    const stored = new Map<string, StoredEdge>();
+    for (let first = 0; first < sources.length; first += SOURCES_PER_SEARCH) {
+      const query: Query = {
+        bool: {
+          should: sources.slice(first, first + SOURCES_PER_SEARCH).map(([source, aspects]) => ({
+            bool: {
+              filter: [{ term: { [graphPaths.sourceUrn]: source } }, { terms: { [graphPaths.aspect]: [...aspects] } }],
+            },
+          })),
+          minimum_should_match: 1,
+        },
+      };
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const response = await this.client.search({
+          index: this.indexName,
+          query,
+          sort: [
+            { [graphPaths.sourceUrn]: { order: 'asc' } },
+            { [graphPaths.aspect]: { order: 'asc' } },
+            { [graphPaths.outgoing]: { order: 'asc' } },
+          ],
+          size: EDGE_PAGE_SIZE,
+          _source: false,
+          track_total_hits: false,
+          ...(after === undefined ? {} : { search_after: after }),
+        });
+        const hits = response.hits.hits;
+        for (const hit of hits) {
+          const [source, aspect, pair] = (hit.sort ?? []).map(String);
+          if (hit._id === undefined || source === undefined || aspect === undefined || pair === undefined) continue;
+          stored.set(hit._id, { source, aspect, pair });
+        }
+        after = hits[hits.length - 1]?.sort;
+        if (hits.length < EDGE_PAGE_SIZE || after === undefined) break;
+      }
+    }
+    return stored;
+  }
+
+  /** One run of removals: every edge from or to one of the URNs. */
+  private async removeEntities(urns: readonly string[]): Promise<void> {
+    if (urns.length === 0) return;
+    const response = await this.client.deleteByQuery({
+      index: this.indexName,
+      refresh: true,
+      conflicts: 'proceed',
+      query: {
+        bool: {
+          should: [
+            { terms: { [graphPaths.sourceUrn]: [...urns] } },
+            { terms: { [graphPaths.destinationUrn]: [...urns] } },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+    });
+    const failures = response.failures ?? [];
+    if (failures.length === 0 && response.timed_out !== true) return;
+    const reasons = failures
+      .slice(0, 10)
+      .map((failure) => `${failure.cause.type}: ${failure.cause.reason ?? ''}`)
+      .join('; ');
+    throw new Error(
+      `Removing the edges of ${urns.join(', ')} failed: ${
+        failures.length === 0 ? 'timed out' : `${failures.length} failures (${reasons})`
+      }`,
+    );
+  }
+
+  /**
+   * The documents beyond the first of each pair held by several: the surplus of hits over distinct pairs. `first`
+   * holds the first page of duplicated pairs (by key); a full page is followed by the next, keys after its last.
+   */
+  private async surplus(filter: readonly Query[], pair: string, first: TermsAggregate['buckets']): Promise<number> {
+    let buckets = first;
+    let surplus = 0;
+    for (;;) {
+      for (const bucket of buckets) surplus += bucket.doc_count - 1;
+      const last = buckets[buckets.length - 1];
+      if (buckets.length < DUPLICATE_PAGE_SIZE || last === undefined) return surplus;
+      const next = await this.client.search<unknown, { duplicates: TermsAggregate }>({
+        index: this.indexName,
+        query: { bool: { filter: [...filter, { range: { [pair]: { gt: last.key } } }] } },
+        size: 0,
+        track_total_hits: false,
+        aggs: { duplicates: duplicatePairs(pair) },
+      });
+      buckets = next.aggregations?.duplicates.buckets ?? [];
+    }
+  }
+}
+
+/**
+ * The pairs held by two documents or more, by key. One shard: the counts are exact, and `shard_min_doc_count` keeps
+ * single pairs out of the shard's candidates, so a page of fewer than {@link DUPLICATE_PAGE_SIZE} buckets is all of
+ * them (`sum_other_doc_count` cannot tell: it also counts the single pairs' documents).
+ */
+function duplicatePairs(pair: string): estypes.AggregationsAggregationContainer {
+  return {
+    terms: {
+      field: pair,
+      min_doc_count: 2,
+      shard_min_doc_count: 2,
+      size: DUPLICATE_PAGE_SIZE,
+      order: { _key: 'asc' },
+    },
+  };
+}
+
+/** Refuses, before anything is sent, what the index could not store so that queries find it. */
+function checkReplacement(change: ReplaceEdges): void {
+  for (const edge of change.edges) {
+    if (edge.type.includes(PAIR_SEPARATOR)) {
+      throw new ValidationError(`Invalid relationship type ${JSON.stringify(edge.type)}: it contains U+0000`);
+    }
+    const longest = Math.max(
+      pairKey(edge.type, edge.destination).length,
+      pairKey(edge.type, change.source).length,
+      change.aspect.length,
+    );
+    if (longest > MAX_GRAPH_KEYWORD_LENGTH) {
+      throw new ValidationError(
+        `The edge ${edgeLabel(change.source, change.aspect, edge.type, edge.destination).slice(0, 300)} is too long to` +
+          ` index (more than ${MAX_GRAPH_KEYWORD_LENGTH} characters)`,
+      );
+    }
+  }
+}
+
+function edgeLabel(source: string, aspect: string, type: string, destination: string): string {
+  return `${source} -${type}-> ${destination} (${aspect})`;
+}
+
+function toRelationship(source: Partial<EdgeSource>, other: 'source' | 'destination'): Relationship {
+  return {
+    type: source.relationshipType ?? '',
+    entity: source[other]?.urn ?? '',
+    ...(typeof source.createdOn === 'number' ? { createdAt: source.createdOn } : {}),
+    ...(typeof source.createdActor === 'string' ? { createdBy: source.createdActor } : {}),
+  };
+}
+
+/** `from`/`size` of a page, refused when it reaches past what Elasticsearch pages to. */
+function resultWindow(from: number, size: number): { from: number; size: number } {
+  if (from + size > MAX_RESULT_WINDOW) {
+    throw new ValidationError(
+      `Relationships beyond the first ${MAX_RESULT_WINDOW} cannot be paged to (start ${from} + count ${size})`,
+    );
+  }
+  return { from, size };
+}
+
+function isNonNegativeInteger(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+function totalHits(total: number | estypes.SearchTotalHits | undefined): number {
+  if (total === undefined) return 0;
+  return typeof total === 'number' ? total : total.value;
+}
+
+function errorType(error: unknown): string | undefined {
+  if (!(error instanceof errors.ResponseError)) return undefined;
+  const body: unknown = error.body;
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const cause: unknown = body.error;
+  if (typeof cause !== 'object' || cause === null || !('type' in cause)) return undefined;
+  return typeof cause.type === 'string' ? cause.type : undefined;
+}
