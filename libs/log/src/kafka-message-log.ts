@@ -14,6 +14,7 @@ import {
   type KafkaDeliverySettings,
   type KafkaMessageLogErrorContext,
 } from './kafka-subscription';
+import { retry, systemScheduler, type Scheduler } from '@strata/timing';
 import type { MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
 
 export type { KafkaMessageLogErrorContext } from './kafka-subscription';
@@ -61,6 +62,8 @@ export interface KafkaMessageLogOptions {
   readonly retryInitialDelayMs?: number;
   /** Upper bound of those delays, in milliseconds. Default 5000. */
   readonly retryMaxDelayMs?: number;
+  /** The timers those delays wait on. Default: the real ones. */
+  readonly scheduler?: Scheduler;
   /**
    * Told about every failed delivery attempt (a handler that threw: with the batch's topic and partition) and every
    * consumer crash (a connection lost for longer than the request retries, a failed commit; `attempt` counts the
@@ -138,8 +141,11 @@ export class KafkaMessageLog implements MessageLog {
       maxWaitTimeInMs: positiveInteger(options.consumer?.maxWaitTimeMs ?? 5000, 'consumer.maxWaitTimeMs'),
     };
     this.delivery = {
-      retryInitialDelayMs: positiveInteger(options.retryInitialDelayMs ?? 50, 'retryInitialDelayMs'),
-      retryMaxDelayMs: positiveInteger(options.retryMaxDelayMs ?? 5000, 'retryMaxDelayMs'),
+      backoff: {
+        initialMs: positiveInteger(options.retryInitialDelayMs ?? 50, 'retryInitialDelayMs'),
+        maxMs: positiveInteger(options.retryMaxDelayMs ?? 5000, 'retryMaxDelayMs'),
+      },
+      scheduler: options.scheduler ?? systemScheduler,
       onError: options.onError,
     };
     const logger = options.logger;
@@ -194,38 +200,42 @@ export class KafkaMessageLog implements MessageLog {
     // A member joining while its group rebalances can be refused by the group coordinator (librdkafka's mock cluster
     // answers a SyncGroup that races a rebalance with INVALID_REQUEST): that is the group's state, not a fault of this
     // member, so joining is tried again. Unreachable brokers are not retried here: kafkajs's own retries bound them.
-    for (let attempt = 1; ; attempt += 1) {
-      const subscription = new KafkaSubscription(
-        {
-          createConsumer: () =>
-            this.kafka.consumer({
-              groupId: options.groupId,
-              ...this.consumerSettings,
-              // The subscription restarts a crashed consumer itself (see KafkaSubscription.onCrash).
-              retry: { ...this.retry, restartOnFailure: () => Promise.resolve(false) },
-            }),
-          admin: () => this.admin(),
-        },
-        {
-          groupId: options.groupId,
-          topics,
-          fromBeginning: options.fromBeginning ?? true,
-          maxBatchSize,
-          handleBatch: options.handleBatch,
-        },
-        this.delivery,
-        (stopped) => this.subscriptions.delete(stopped),
-      );
-      this.subscriptions.add(subscription);
-      try {
+    return retry(
+      async () => {
+        const subscription = new KafkaSubscription(
+          {
+            createConsumer: () =>
+              this.kafka.consumer({
+                groupId: options.groupId,
+                ...this.consumerSettings,
+                // The subscription restarts a crashed consumer itself (see KafkaSubscription.onCrash).
+                retry: { ...this.retry, restartOnFailure: () => Promise.resolve(false) },
+              }),
+            admin: () => this.admin(),
+          },
+          {
+            groupId: options.groupId,
+            topics,
+            fromBeginning: options.fromBeginning ?? true,
+            maxBatchSize,
+            handleBatch: options.handleBatch,
+            exclusive: options.exclusive ?? false,
+          },
+          this.delivery,
+          (stopped) => this.subscriptions.delete(stopped),
+        );
+        this.subscriptions.add(subscription);
+        // On failure, start() has stopped the subscription, which took it out of this.subscriptions.
         await subscription.start();
         return subscription;
-      } catch (error) {
-        // start() has stopped the subscription, which took it out of this.subscriptions.
-        if (attempt >= JOIN_ATTEMPTS || this.isClosing() || !refusedByGroupCoordinator(error)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, this.delivery.retryInitialDelayMs * attempt));
-      }
-    }
+      },
+      {
+        scheduler: this.delivery.scheduler,
+        backoff: (attempt) => this.delivery.backoff.initialMs * attempt,
+        attempts: JOIN_ATTEMPTS,
+        retryable: (error) => !this.isClosing() && refusedByGroupCoordinator(error),
+      },
+    );
   }
 
   /** A method rather than a field read, because close() may begin while subscribe() awaits. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Admin, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { FakeScheduler } from '@strata/timing/testing';
 
 import { events, FakeConsumer } from './kafka-consumer.fake';
 import { KafkaSubscription, type KafkaDeliverySettings, type KafkaMessageLogErrorContext } from './kafka-subscription';
@@ -12,6 +13,7 @@ import type { BatchHandler, LogRecord } from './message-log';
 interface Harness {
   readonly consumer: FakeConsumer;
   readonly subscription: KafkaSubscription;
+  readonly scheduler: FakeScheduler;
   readonly errors: { error: unknown; attempt: number; context: KafkaMessageLogErrorContext }[];
 }
 
@@ -22,9 +24,11 @@ function subscription(
     fromBeginning?: boolean;
     delivery?: Partial<KafkaDeliverySettings>;
     admin?: () => Promise<Admin>;
+    exclusive?: boolean;
   } = {},
 ): Harness {
   const consumer = new FakeConsumer();
+  const scheduler = new FakeScheduler();
   const errors: Harness['errors'] = [];
   const created = new KafkaSubscription(
     {
@@ -37,16 +41,17 @@ function subscription(
       fromBeginning: options.fromBeginning ?? true,
       maxBatchSize: options.maxBatchSize ?? 500,
       handleBatch,
+      exclusive: options.exclusive ?? false,
     },
     {
-      retryInitialDelayMs: 5,
-      retryMaxDelayMs: 20,
+      backoff: { initialMs: 5, maxMs: 20 },
+      scheduler,
       onError: (error, attempt, context) => errors.push({ error, attempt, context }),
       ...options.delivery,
     },
     () => undefined,
   );
-  return { consumer, subscription: created, errors };
+  return { consumer, subscription: created, errors, scheduler };
 }
 
 /** Starts the subscription and makes it ready. */
@@ -169,32 +174,38 @@ describe('KafkaSubscription', () => {
   it('redelivers the same chunk after a handler threw, heartbeating while it waits, reporting every attempt', async () => {
     const log: string[] = [];
     let failures = 2;
-    let heartbeats = 0;
+    const heartbeats: number[] = [];
     const harness = await started(
-      subscription((records) => {
-        log.push(`handle ${offsets(records)}`);
-        if (failures > 0) {
-          failures -= 1;
-          return Promise.reject(new Error('handler failure (expected by the test)'));
-        }
-        return Promise.resolve();
-      }),
+      subscription(
+        (records) => {
+          log.push(`handle ${offsets(records)} at ${harness.scheduler.now()}`);
+          if (failures > 0) {
+            failures -= 1;
+            return Promise.reject(new Error('handler failure (expected by the test)'));
+          }
+          return Promise.resolve();
+        },
+        { delivery: { backoff: { initialMs: 250, maxMs: 1_000 } } },
+      ),
     );
-    await eachBatch(
+    const delivering = eachBatch(
       harness.consumer,
       payload([message(4), message(5)], log, {
         heartbeat: () => {
-          heartbeats += 1;
+          heartbeats.push(harness.scheduler.now());
           return Promise.resolve();
         },
       }),
     );
-    expect(log).toEqual(['handle 4,5', 'handle 4,5', 'handle 4,5', 'resolve 5', 'commit']);
+    await harness.scheduler.advance(250 + 500);
+    await delivering;
+    expect(log).toEqual(['handle 4,5 at 0', 'handle 4,5 at 250', 'handle 4,5 at 750', 'resolve 5', 'commit']);
     expect(harness.errors.map(({ attempt, context }) => ({ attempt, context }))).toEqual([
       { attempt: 1, context: { groupId: 'g', topic: 't', partition: 2 } },
       { attempt: 2, context: { groupId: 'g', topic: 't', partition: 2 } },
     ]);
-    expect(heartbeats).toBeGreaterThanOrEqual(2);
+    // A heartbeat as each wait begins, every 100 ms of it, and as it ends.
+    expect(heartbeats).toEqual([0, 100, 200, 250, 250, 350, 450, 550, 650, 750]);
   });
 
   it('ends a redelivery backoff at once when stopped, leaving the chunk uncommitted (the group gets it again)', async () => {
@@ -202,16 +213,16 @@ describe('KafkaSubscription', () => {
     let running = true;
     const harness = await started(
       subscription(() => Promise.reject(new Error('always fails (expected by the test)')), {
-        delivery: { retryInitialDelayMs: 60_000, retryMaxDelayMs: 60_000 },
+        delivery: { backoff: { initialMs: 60_000, maxMs: 60_000 } },
       }),
     );
     const delivering = eachBatch(harness.consumer, payload([message(1)], log, { isRunning: () => running }));
-    await settle();
-    const startedAt = Date.now();
+    await harness.scheduler.untilSleeping();
     running = false;
     await harness.subscription.stop();
     await delivering;
-    expect(Date.now() - startedAt).toBeLessThan(1000);
+    expect(harness.scheduler.pending).toEqual([]);
+    expect(harness.scheduler.now()).toBe(0);
     expect(log).toEqual([]);
     expect(harness.consumer.disconnects).toBe(1);
   });
@@ -249,7 +260,7 @@ describe('KafkaSubscription', () => {
     await settle();
     harness.consumer.emit(events.CRASH, { error: new Error('Connection refused'), restart: false });
     await expect(starting).rejects.toThrow(/consumer group g could not start on t: Connection refused/);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.scheduler.advance(60_000);
     expect(harness.consumer.runs).toHaveLength(1);
     expect(harness.consumer.disconnects).toBe(1);
   });
@@ -257,10 +268,14 @@ describe('KafkaSubscription', () => {
   it('restarts a consumer that crashed after start-up, after a growing backoff, and reports each crash', async () => {
     const harness = await started(subscription(() => Promise.resolve()));
     harness.consumer.emit(events.CRASH, { error: new Error('broker away'), restart: false });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await harness.scheduler.advance(4);
+    expect(harness.consumer.runs).toHaveLength(1);
+    await harness.scheduler.advance(1);
     expect(harness.consumer.runs).toHaveLength(2);
     harness.consumer.emit(events.CRASH, { error: new Error('broker still away'), restart: false });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await harness.scheduler.advance(9);
+    expect(harness.consumer.runs).toHaveLength(2);
+    await harness.scheduler.advance(1);
     expect(harness.consumer.runs).toHaveLength(3);
     expect(harness.errors.map(({ attempt, context }) => ({ attempt, context }))).toEqual([
       { attempt: 1, context: { groupId: 'g' } },
@@ -270,8 +285,41 @@ describe('KafkaSubscription', () => {
     // A crash while stopping, or a restart pending when stop() is called, starts nothing.
     harness.consumer.emit(events.CRASH, { error: new Error('again'), restart: false });
     await harness.subscription.stop();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.scheduler.advance(60_000);
     expect(harness.consumer.runs).toHaveLength(3);
+  });
+
+  it('when exclusive, refuses to start while another member holds some of the topics’ partitions', async () => {
+    const admin = {
+      fetchTopicOffsets: () =>
+        Promise.resolve([
+          { partition: 0, offset: '0', high: '0', low: '0' },
+          { partition: 1, offset: '0', high: '0', low: '0' },
+        ]),
+    };
+    const shared = subscription(() => Promise.resolve(), {
+      exclusive: true,
+      admin: () => Promise.resolve(admin as unknown as Admin),
+    });
+    const starting = shared.subscription.start();
+    await settle();
+    shared.consumer.joinAndFetch({ t: [1] });
+    await expect(starting).rejects.toThrow(
+      'Consumer group g has another member holding partitions of t: this subscription must be the group’s only member'.replace(
+        '’',
+        "'",
+      ),
+    );
+
+    const alone = subscription(() => Promise.resolve(), {
+      exclusive: true,
+      admin: () => Promise.resolve(admin as unknown as Admin),
+    });
+    const startingAlone = alone.subscription.start();
+    await settle();
+    alone.consumer.joinAndFetch({ t: [0, 1] });
+    await startingAlone;
+    await alone.subscription.stop();
   });
 
   it('with fromBeginning false, commits the end of the log for assigned partitions without a position before it is ready', async () => {

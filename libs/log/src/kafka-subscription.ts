@@ -8,6 +8,7 @@ import type {
   KafkaMessage,
 } from 'kafkajs';
 
+import { backoffDelay, retry, RetryAbortedError, type Backoff, type Scheduler } from '@strata/timing';
 import type { BatchHandler, LogRecord, Subscription } from './message-log';
 
 /** Where a failed delivery attempt happened (see `KafkaMessageLogOptions.onError`). */
@@ -20,8 +21,9 @@ export interface KafkaMessageLogErrorContext {
 
 /** Redelivery and crash-restart policy, shared by the subscriptions of one log. */
 export interface KafkaDeliverySettings {
-  readonly retryInitialDelayMs: number;
-  readonly retryMaxDelayMs: number;
+  /** The wait before a failed chunk is delivered again, and before a crashed consumer is started again. */
+  readonly backoff: Backoff;
+  readonly scheduler: Scheduler;
   readonly onError: ((error: unknown, attempt: number, context: KafkaMessageLogErrorContext) => void) | undefined;
 }
 
@@ -31,6 +33,8 @@ export interface KafkaSubscriptionSettings {
   readonly fromBeginning: boolean;
   readonly maxBatchSize: number;
   readonly handleBatch: BatchHandler;
+  /** The member must be its group's only one: start fails when another holds some of the topics' partitions. */
+  readonly exclusive: boolean;
 }
 
 export interface KafkaSubscriptionClients {
@@ -65,11 +69,12 @@ export class KafkaSubscription implements Subscription {
   /** Batches wait for this, so that nothing is committed before the start positions are. */
   private positionsSettled: Promise<void> = Promise.resolve();
   private consecutiveCrashes = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
+  /** Cancels the restart of a crashed consumer that is waiting for its backoff. */
+  private pendingRestart: AbortController | undefined;
   /** The latest `consumer.run()`: it settles once that start joined the group or crashed. */
   private starting: Promise<void> = Promise.resolve();
-  /** Wakes every pending sleep; set while sleeping. */
-  private readonly wakers = new Set<() => void>();
+  /** Aborted by stop(): ends every wait at once. */
+  private readonly stopSignal = new AbortController();
 
   constructor(
     private readonly clients: KafkaSubscriptionClients,
@@ -121,8 +126,7 @@ export class KafkaSubscription implements Subscription {
 
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      clearTimeout(this.restartTimer);
-      for (const wake of this.wakers) wake();
+      this.stopSignal.abort();
       this.started.reject(new Error('the subscription was stopped before it started'));
       try {
         // A start in progress (joining) must finish first: kafkajs cannot stop a member that is still joining.
@@ -169,23 +173,42 @@ export class KafkaSubscription implements Subscription {
    */
   private async deliver(records: readonly LogRecord[], payload: EachBatchPayload): Promise<boolean> {
     const { topic, partition } = payload.batch;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
+    const { scheduler } = this.delivery;
+    // Delivery ends (false) when the subscription stops or the batch goes stale, whichever comes first.
+    const staleOrStopped = new AbortController();
+    const giveUpIfStale = () => {
+      if (!this.mayDeliver(payload)) staleOrStopped.abort();
+    };
+    try {
+      await retry(
         // A fresh array per attempt: what a handler does to its argument cannot change the redelivered batch.
-        await this.settings.handleBatch([...records]);
-        return true;
-      } catch (error) {
-        this.report(error, attempt, { topic, partition });
-        if (!this.mayDeliver(payload)) return false;
-        const deadline = Date.now() + this.backoff(attempt);
-        for (;;) {
-          await payload.heartbeat();
-          const left = deadline - Date.now();
-          if (left <= 0 || !this.mayDeliver(payload)) break;
-          await this.sleep(Math.min(left, retryPollMs));
-        }
-        if (!this.mayDeliver(payload)) return false;
-      }
+        () => this.settings.handleBatch([...records]),
+        {
+          scheduler,
+          backoff: this.delivery.backoff,
+          signal: AbortSignal.any([this.stopSignal.signal, staleOrStopped.signal]),
+          onFailure: (error, attempt) => {
+            this.report(error, attempt, { topic, partition });
+            giveUpIfStale();
+          },
+          // Heartbeats while it waits, so that the group keeps the member; a heartbeat that finds the group
+          // rebalancing throws, ending the batch uncommitted for kafkajs to rejoin.
+          wait: async (ms, signal) => {
+            const deadline = scheduler.now() + ms;
+            for (;;) {
+              await payload.heartbeat();
+              const left = deadline - scheduler.now();
+              if (left <= 0 || !this.mayDeliver(payload)) break;
+              await scheduler.sleep(Math.min(left, retryPollMs), signal);
+            }
+            giveUpIfStale();
+          },
+        },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof RetryAbortedError) return false;
+      throw error;
     }
   }
 
@@ -197,10 +220,14 @@ export class KafkaSubscription implements Subscription {
     this.joins += 1;
     this.fetchedSinceJoin = false;
     this.consecutiveCrashes = 0;
-    if (this.settings.fromBeginning || this.stopping !== undefined) return;
+    const checkMembership = this.settings.exclusive && !this.ready;
+    if ((this.settings.fromBeginning && !checkMembership) || this.stopping !== undefined) return;
     const join = this.joins;
     this.positionsStored = false;
-    this.positionsSettled = this.storeStartPositions(assignment).then(
+    this.positionsSettled = (async () => {
+      if (checkMembership) await this.checkSoleMember(assignment);
+      if (!this.settings.fromBeginning) await this.storeStartPositions(assignment);
+    })().then(
       () => {
         if (join !== this.joins) return;
         this.positionsStored = true;
@@ -217,6 +244,23 @@ export class KafkaSubscription implements Subscription {
         this.positionsStored = true;
       },
     );
+  }
+
+  /**
+   * For an exclusive subscription: rejects when this member was not given every partition of its topics, that is, when
+   * the group has another member (another process using the same group id).
+   */
+  private async checkSoleMember(assignment: IMemberAssignment): Promise<void> {
+    const admin = await this.clients.admin();
+    for (const topic of this.settings.topics) {
+      const assigned = assignment[topic] ?? [];
+      const partitions = (await admin.fetchTopicOffsets(topic)).map(({ partition }) => partition);
+      if (partitions.some((partition) => !assigned.includes(partition))) {
+        throw new Error(
+          `Consumer group ${this.settings.groupId} has another member holding partitions of ${topic}: this subscription must be the group's only member`,
+        );
+      }
+    }
   }
 
   private onFetch(): void {
@@ -247,14 +291,18 @@ export class KafkaSubscription implements Subscription {
     this.consecutiveCrashes += 1;
     this.report(error, this.consecutiveCrashes, {});
     if (this.stopping !== undefined) return;
-    clearTimeout(this.restartTimer);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (this.stopping !== undefined) return;
-      this.starting = this.consumer.run(this.runConfig()).catch((runError: unknown) => {
-        this.report(runError, this.consecutiveCrashes + 1, {});
+    this.pendingRestart?.abort();
+    const restart = new AbortController();
+    this.pendingRestart = restart;
+    const signal = AbortSignal.any([this.stopSignal.signal, restart.signal]);
+    void this.delivery.scheduler
+      .sleep(backoffDelay(this.delivery.backoff, this.consecutiveCrashes), signal)
+      .then(() => {
+        if (signal.aborted) return;
+        this.starting = this.consumer.run(this.runConfig()).catch((runError: unknown) => {
+          this.report(runError, this.consecutiveCrashes + 1, {});
+        });
       });
-    }, this.backoff(this.consecutiveCrashes));
   }
 
   /**
@@ -284,23 +332,6 @@ export class KafkaSubscription implements Subscription {
       }
     }
     if (positions.length > 0) await this.consumer.commitOffsets(positions);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping !== undefined) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
-    });
-  }
-
-  private backoff(attempt: number): number {
-    return Math.min(this.delivery.retryMaxDelayMs, this.delivery.retryInitialDelayMs * 2 ** Math.min(attempt - 1, 30));
   }
 
   private report(error: unknown, attempt: number, where: { topic?: string; partition?: number }): void {

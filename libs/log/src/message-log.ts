@@ -61,6 +61,13 @@ export interface SubscribeOptions {
   readonly fromBeginning?: boolean;
   /** Upper bound on records per batch. Default 500. */
   readonly maxBatchSize?: number;
+  /**
+   * The subscription must be its group's only member, for a consumer whose instances must each see every record (a
+   * gateway reading the outcomes of its own requests): `subscribe` rejects, naming the group, when another member
+   * holds it — in this instance, another process on the same SQLite file, or elsewhere on the Kafka cluster. Default
+   * false.
+   */
+  readonly exclusive?: boolean;
 }
 
 export interface Subscription {

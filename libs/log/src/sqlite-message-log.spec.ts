@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { FakeScheduler } from '@strata/timing/testing';
+import { eventually } from '@strata/testing';
 
 import type { LogRecord } from './message-log';
 import { SqliteMessageLog, type SqliteMessageLogOptions } from './sqlite-message-log';
@@ -68,7 +70,7 @@ describe('SqliteMessageLog', () => {
   }
 
   it('stamps records with the injected clock and numbers each partition from offset 0', async () => {
-    const { log } = openFile({ now: () => 1_700_000_000_000 });
+    const { log } = openFile({ scheduler: new FakeScheduler(1_700_000_000_000) });
     await log.publish([
       { topic: 't', key: 'k', value: Buffer.from('a') },
       { topic: 't', key: 'k', value: Buffer.from('b') },
@@ -142,9 +144,12 @@ describe('SqliteMessageLog', () => {
     const consumer = collector();
     await log.subscribe({ groupId: 'g', topics: ['t'], handleBatch: consumer.handle });
     await log.publish([{ topic: 't', key: 'k', value: Buffer.from('now') }]);
-    await eventually(() => {
-      expect(consumer.values()).toEqual(['now']);
-    }, 2_000);
+    await eventually(
+      () => {
+        expect(consumer.values()).toEqual(['now']);
+      },
+      { timeoutMs: 2_000 },
+    );
   });
 
   it('sees records another instance (another process) appends to the same file by polling', async () => {
@@ -231,78 +236,81 @@ describe('SqliteMessageLog', () => {
     await expect(log.subscribe({ groupId: 'g', topics: ['t'], handleBatch })).rejects.toThrow('closed');
   });
 
-  it('stops promptly while a failing batch waits for its retry, leaving no timer behind', async () => {
-    // Watch only the retry's own timer: counting every timer in the process is at the mercy of other tests' leftovers.
-    const retryDelayMs = 60_000;
-    const retryTimers: NodeJS.Timeout[] = [];
-    const cleared = new Set<unknown>();
-    const realSetTimeout = global.setTimeout;
-    const realClearTimeout = global.clearTimeout;
-    const setTimeoutSpy = jest.spyOn(global, 'setTimeout');
-    const clearTimeoutSpy = jest.spyOn(global, 'clearTimeout');
-    setTimeoutSpy.mockImplementation((callback: () => void, ms?: number) => {
-      const timer = realSetTimeout(callback, ms);
-      if (ms === retryDelayMs) retryTimers.push(timer);
-      return timer;
+  it('redelivers a failing batch after a doubling backoff, on its scheduler, reporting every attempt', async () => {
+    const scheduler = new FakeScheduler(0);
+    const failures: [number, number][] = [];
+    const log = new SqliteMessageLog({
+      path: ':memory:',
+      scheduler,
+      retryInitialDelayMs: 50,
+      retryMaxDelayMs: 150,
+      onError: (_error, attempt) => failures.push([attempt, scheduler.now()]),
     });
-    clearTimeoutSpy.mockImplementation((timer) => {
-      cleared.add(timer);
-      realClearTimeout(timer);
+    cleanups.push(() => log.close());
+    const attempts: number[] = [];
+    await log.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handleBatch: () => {
+        attempts.push(scheduler.now());
+        return attempts.length <= 3 ? Promise.reject(new Error('fails')) : Promise.resolve();
+      },
     });
-    try {
-      const log = new SqliteMessageLog({
-        path: ':memory:',
-        retryInitialDelayMs: retryDelayMs,
-        retryMaxDelayMs: retryDelayMs,
-      });
-      let calls = 0;
-      await log.subscribe({
-        groupId: 'g',
-        topics: ['t'],
-        handleBatch: () => {
-          calls += 1;
-          return Promise.reject(new Error('fails'));
-        },
-      });
-      await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
-      await eventually(() => {
-        expect(retryTimers).toHaveLength(1);
-      });
-      expect(calls).toBe(1);
-      await withDeadline(log.close(), 2_000);
-      expect(retryTimers.every((timer) => cleared.has(timer))).toBe(true);
-    } finally {
-      setTimeoutSpy.mockRestore();
-      clearTimeoutSpy.mockRestore();
-    }
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
+    await eventually(() => {
+      expect(attempts).toEqual([0]);
+      expect(scheduler.pending).toContain(50);
+    });
+    await scheduler.advance(49);
+    expect(attempts).toEqual([0]);
+    await scheduler.advance(1 + 100 + 150);
+    expect(attempts).toEqual([0, 50, 150, 300]);
+    expect(failures).toEqual([
+      [1, 0],
+      [2, 50],
+      [3, 150],
+    ]);
+  });
+
+  it('stops promptly while a failing batch waits for its retry, leaving no wait behind', async () => {
+    const scheduler = new FakeScheduler();
+    const log = new SqliteMessageLog({
+      path: ':memory:',
+      scheduler,
+      retryInitialDelayMs: 60_000,
+      retryMaxDelayMs: 60_000,
+    });
+    let calls = 0;
+    await log.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handleBatch: () => {
+        calls += 1;
+        return Promise.reject(new Error('fails'));
+      },
+    });
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
+    await eventually(() => {
+      expect(scheduler.pending).toEqual([60_000]);
+    });
+    expect(calls).toBe(1);
+    await log.close();
+    expect(scheduler.pending).toEqual([]);
+    expect(calls).toBe(1);
+  });
+
+  it('waits for the poll interval when idle, and is woken at once by a publish through the same instance', async () => {
+    const scheduler = new FakeScheduler();
+    const log = new SqliteMessageLog({ path: ':memory:', scheduler, pollIntervalMs: 200 });
+    cleanups.push(() => log.close());
+    const consumer = collector();
+    await log.subscribe({ groupId: 'g', topics: ['t'], handleBatch: consumer.handle });
+    await scheduler.untilSleeping();
+    expect(scheduler.pending).toEqual([200]);
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('x') }]);
+    await eventually(() => {
+      expect(consumer.values()).toEqual(['x']);
+    });
+    expect(scheduler.now()).toBe(0);
   });
 });
-
-async function eventually(assertion: () => void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function withDeadline(promise: Promise<void>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(new Error(`not settled within ${timeoutMs} ms`));
-        }, timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -1,4 +1,7 @@
+import { systemScheduler, type Scheduler } from '@strata/timing';
 import type { MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
+import { createHash } from 'node:crypto';
+import { FileLockedError, lockFile, type FileLock } from './sqlite-file-lock';
 import { LogTables } from './sqlite-log-tables';
 import {
   SqliteSubscription,
@@ -15,8 +18,8 @@ export interface SqliteMessageLogOptions {
    * that vanishes on close (for unit tests of other code; it cannot be reopened).
    */
   readonly path: string;
-  /** Clock for record timestamps, epoch milliseconds. Default `Date.now`. */
-  readonly now?: () => number;
+  /** The clock (record timestamps) and the timers (polling, redelivery backoff). Default: the real ones. */
+  readonly scheduler?: Scheduler;
   /**
    * How often an idle subscription looks for records appended by another process or another instance on the same
    * file, in milliseconds. Publishes through this instance wake its subscriptions at once. Default 200.
@@ -62,7 +65,8 @@ export interface SqliteMessageLogOptions {
  */
 export class SqliteMessageLog implements MessageLog {
   private readonly tables: LogTables;
-  private readonly now: () => number;
+  private readonly path: string;
+  private readonly scheduler: Scheduler;
   private readonly partitions: number;
   private readonly delivery: SqliteDeliverySettings;
   private readonly subscriptions = new Set<SqliteSubscription>();
@@ -70,12 +74,16 @@ export class SqliteMessageLog implements MessageLog {
   private closed = false;
 
   constructor(options: SqliteMessageLogOptions) {
-    this.now = options.now ?? Date.now;
+    this.scheduler = options.scheduler ?? systemScheduler;
+    this.path = options.path;
     this.partitions = positiveInteger(options.partitions ?? 1, 'partitions');
     this.delivery = {
       pollIntervalMs: positiveInteger(options.pollIntervalMs ?? 200, 'pollIntervalMs'),
-      retryInitialDelayMs: positiveInteger(options.retryInitialDelayMs ?? 50, 'retryInitialDelayMs'),
-      retryMaxDelayMs: positiveInteger(options.retryMaxDelayMs ?? 5000, 'retryMaxDelayMs'),
+      backoff: {
+        initialMs: positiveInteger(options.retryInitialDelayMs ?? 50, 'retryInitialDelayMs'),
+        maxMs: positiveInteger(options.retryMaxDelayMs ?? 5000, 'retryMaxDelayMs'),
+      },
+      scheduler: this.scheduler,
       onError: options.onError,
     };
     this.tables = new LogTables(options.path, {
@@ -90,7 +98,7 @@ export class SqliteMessageLog implements MessageLog {
       // writer's change logs), and failing them would only cause a redelivery.
       if (this.closed) throw new Error('SqliteMessageLog is closed');
       if (records.length === 0) return;
-      const topics = this.tables.append(records, this.now(), this.partitions);
+      const topics = this.tables.append(records, this.scheduler.now(), this.partitions);
       for (const subscription of this.subscriptions) subscription.notify(topics);
     });
   }
@@ -110,23 +118,44 @@ export class SqliteMessageLog implements MessageLog {
           );
         }
       }
+      const lock = options.exclusive === true ? this.claimGroup(options.groupId) : undefined;
       const positions = this.tables.resolvePositions(
         options.groupId,
         topics,
         options.fromBeginning ?? true,
         this.partitions,
-        this.now(),
+        this.scheduler.now(),
       );
       const subscription = new SqliteSubscription(
         this.tables,
         this.delivery,
         { groupId: options.groupId, topics, handleBatch: options.handleBatch, maxBatchSize },
         positions,
-        (stopped) => this.subscriptions.delete(stopped),
+        (stopped) => {
+          this.subscriptions.delete(stopped);
+          lock?.release();
+        },
       );
       this.subscriptions.add(subscription);
       return subscription;
     });
+  }
+
+  /**
+   * For an exclusive subscription: takes a lock beside the log file, named after the group, that no other process on
+   * this file can hold at the same time (within this instance, the active-subscription check above already refuses).
+   */
+  private claimGroup(groupId: string): FileLock | undefined {
+    if (this.path === ':memory:') return undefined;
+    const digest = createHash('sha256').update(groupId).digest('hex').slice(0, 16);
+    try {
+      return lockFile(`${this.path}.group-${digest}.lock`);
+    } catch (error) {
+      if (!(error instanceof FileLockedError)) throw error;
+      throw new Error(
+        `Consumer group ${groupId} already has a member in another process on ${this.path}; an exclusive subscription must be its group's only member`,
+      );
+    }
   }
 
   close(): Promise<void> {

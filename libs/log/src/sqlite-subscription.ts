@@ -1,3 +1,4 @@
+import { retry, RetryAbortedError, type Backoff, type Scheduler } from '@strata/timing';
 import type { BatchHandler, LogRecord, Subscription } from './message-log';
 import type { LogTables, PartitionPosition } from './sqlite-log-tables';
 
@@ -12,8 +13,9 @@ export interface SqliteMessageLogErrorContext {
 /** Polling and redelivery policy, shared by the subscriptions of one log. */
 export interface SqliteDeliverySettings {
   readonly pollIntervalMs: number;
-  readonly retryInitialDelayMs: number;
-  readonly retryMaxDelayMs: number;
+  /** The wait before a batch is delivered again after a failure (and before a failed read is tried again). */
+  readonly backoff: Backoff;
+  readonly scheduler: Scheduler;
   readonly onError: ((error: unknown, attempt: number, context: SqliteMessageLogErrorContext) => void) | undefined;
 }
 
@@ -34,9 +36,10 @@ interface Batch {
 export class SqliteSubscription implements Subscription {
   readonly groupId: string;
   readonly topics: readonly string[];
-  private stopping = false;
-  /** Ends the current pause early; `wakeOnPublish` says whether a publish may end it (a retry backoff may not). */
-  private pause: { readonly finish: () => void; readonly wakeOnPublish: boolean } | undefined;
+  /** Aborted by stop(): ends any wait at once. */
+  private readonly stopping = new AbortController();
+  /** Ends the current idle wait early when a publish through this instance brings records (a backoff is not ended). */
+  private idle: AbortController | undefined;
   /** Round-robin cursor, so that a busy partition cannot starve the others. */
   private nextPartitionIndex = 0;
   private readonly done: Promise<void>;
@@ -54,40 +57,41 @@ export class SqliteSubscription implements Subscription {
   }
 
   stop(): Promise<void> {
-    if (!this.stopping) {
-      this.stopping = true;
-      this.pause?.finish();
+    if (!this.stopping.signal.aborted) {
+      this.stopping.abort();
       this.onStopped(this);
     }
     return this.done;
   }
 
   /**
-   * Called after a publish through the same instance committed. Only an idle pause needs ending: a busy loop reads
+   * Called after a publish through the same instance committed. Only an idle wait needs ending: a busy loop reads
    * again after its current batch anyway, and reads are synchronous, so no publish can slip between a read that found
-   * nothing and the pause that follows it.
+   * nothing and the wait that follows it.
    */
   notify(topics: ReadonlySet<string>): void {
-    if (this.pause?.wakeOnPublish && this.topics.some((topic) => topics.has(topic))) this.pause.finish();
+    if (this.idle !== undefined && this.topics.some((topic) => topics.has(topic))) this.idle.abort();
   }
 
   private async run(): Promise<void> {
-    let readFailures = 0;
     while (!this.isStopping()) {
+      // Armed before reading, so that a publish between a read that finds nothing and the wait still ends the wait.
+      const idle = new AbortController();
+      this.idle = idle;
       let batch: Batch | undefined;
       try {
-        batch = this.nextBatch();
-        readFailures = 0;
-      } catch (error) {
-        readFailures += 1;
-        this.report(error, readFailures, {});
-        await this.sleep(this.backoff(readFailures), false);
-        continue;
+        batch = await this.retrying(() => Promise.resolve(this.nextBatch()), {});
+      } catch {
+        return; // stopped while the database refused reads
       }
       if (batch === undefined) {
-        await this.sleep(this.delivery.pollIntervalMs, true);
+        await this.delivery.scheduler.sleep(
+          this.delivery.pollIntervalMs,
+          AbortSignal.any([this.stopping.signal, idle.signal]),
+        );
         continue;
       }
+      this.idle = undefined;
       await this.deliver(batch);
       // Handlers that resolve without real I/O would otherwise keep this loop in microtasks and starve timers and
       // sockets while a backlog drains.
@@ -101,30 +105,44 @@ export class SqliteSubscription implements Subscription {
     const first = records[0];
     const last = records[records.length - 1];
     if (first === undefined || last === undefined) return;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        // A fresh array per attempt: what a handler does to its argument cannot change the redelivered batch.
-        await this.settings.handleBatch([...records]);
-        const committed = this.tables.commitPosition(
-          this.groupId,
-          position.topic,
-          position.partition,
-          Number(first.offset),
-          Number(last.offset) + 1,
-        );
-        // Another process committed this partition meanwhile: continue from wherever it got to.
-        position.nextOffset = committed
-          ? Number(last.offset) + 1
-          : this.tables.readPosition(this.groupId, position.topic, position.partition);
-        return;
-      } catch (error) {
-        this.report(error, attempt, { topic: position.topic, partition: position.partition });
-        // A stopping subscription leaves the batch uncommitted: the group gets it again from its first record.
-        if (this.isStopping()) return;
-        await this.sleep(this.backoff(attempt), false);
-        if (this.isStopping()) return;
-      }
+    try {
+      await this.retrying(
+        async () => {
+          // A fresh array per attempt: what a handler does to its argument cannot change the redelivered batch.
+          await this.settings.handleBatch([...records]);
+          const committed = this.tables.commitPosition(
+            this.groupId,
+            position.topic,
+            position.partition,
+            Number(first.offset),
+            Number(last.offset) + 1,
+          );
+          // Another process committed this partition meanwhile: continue from wherever it got to.
+          position.nextOffset = committed
+            ? Number(last.offset) + 1
+            : this.tables.readPosition(this.groupId, position.topic, position.partition);
+        },
+        { topic: position.topic, partition: position.partition },
+      );
+    } catch {
+      // Stopped: the batch stays uncommitted, and the group gets it again from its first record.
     }
+  }
+
+  /** Runs `operation` until it succeeds, backing off after each failure; rejects only once the subscription stops. */
+  private retrying<T>(operation: () => Promise<T>, where: { topic?: string; partition?: number }): Promise<T> {
+    return retry(operation, {
+      scheduler: this.delivery.scheduler,
+      backoff: this.delivery.backoff,
+      signal: this.stopping.signal,
+      // A stopping subscription makes no further attempt, even if it stopped while the handler ran.
+      retryable: () => !this.isStopping(),
+      onFailure: (error, attempt) => {
+        this.report(error, attempt, where);
+      },
+    }).catch((error: unknown) => {
+      throw error instanceof RetryAbortedError ? error : new RetryAbortedError({ cause: error });
+    });
   }
 
   private nextBatch(): Batch | undefined {
@@ -147,26 +165,9 @@ export class SqliteSubscription implements Subscription {
     return undefined;
   }
 
-  /** A method rather than a field read, because stop() flips the flag while this loop awaits. */
+  /** A method rather than a field read, because stop() changes it while this loop awaits. */
   private isStopping(): boolean {
-    return this.stopping;
-  }
-
-  private sleep(ms: number, wakeOnPublish: boolean): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const finish = (): void => {
-        clearTimeout(timer);
-        this.pause = undefined;
-        resolve();
-      };
-      const timer = setTimeout(finish, ms);
-      this.pause = { finish, wakeOnPublish };
-    });
-  }
-
-  private backoff(attempt: number): number {
-    return Math.min(this.delivery.retryMaxDelayMs, this.delivery.retryInitialDelayMs * 2 ** Math.min(attempt - 1, 30));
+    return this.stopping.signal.aborted;
   }
 
   private report(error: unknown, attempt: number, where: { topic?: string; partition?: number }): void {

@@ -2,7 +2,10 @@
  * Retries `check` until it stops throwing, or until `timeoutMs` passes — then rethrows its last error. For effects that
  * are eventually visible (an async write, an index); never a fixed sleep.
  */
-export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

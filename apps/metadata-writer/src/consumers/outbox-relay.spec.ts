@@ -4,6 +4,8 @@ import * as path from 'node:path';
 
 import type { MessageLog, OutgoingRecord, Subscription } from '@strata/log';
 import { SqliteAspectStore } from '@strata/store';
+import { FakeScheduler } from '@strata/timing/testing';
+import { eventually } from '@strata/testing';
 
 import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 
@@ -64,20 +66,12 @@ function settleMicrotasks(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Polls until `condition` holds, failing after `timeoutMs` (real timers only). */
-async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('OutboxRelay', () => {
   let directory: string;
   let store: SqliteAspectStore;
   let log: FakeMessageLog;
   let errors: unknown[];
+  let scheduler: FakeScheduler;
   const relays: OutboxRelay[] = [];
 
   beforeEach(() => {
@@ -85,17 +79,24 @@ describe('OutboxRelay', () => {
     store = new SqliteAspectStore({ path: path.join(directory, 'store.sqlite') });
     log = new FakeMessageLog();
     errors = [];
+    scheduler = new FakeScheduler();
   });
 
   afterEach(async () => {
-    jest.useRealTimers();
     for (const relay of relays.splice(0)) await relay.stop();
     await store.close();
     fs.rmSync(directory, { recursive: true, force: true });
   });
 
   function relayOf(options: Partial<OutboxRelayOptions> = {}): OutboxRelay {
-    const relay = new OutboxRelay({ store, log, onError: (error) => errors.push(error), retryDelayMs: 5, ...options });
+    const relay = new OutboxRelay({
+      store,
+      log,
+      onError: (error) => errors.push(error),
+      backoff: { initialMs: 5, maxMs: 30_000 },
+      scheduler,
+      ...options,
+    });
     relays.push(relay);
     return relay;
   }
@@ -200,7 +201,7 @@ describe('OutboxRelay', () => {
   });
 
   it('given the log refuses publishes, when flushed, then flush resolves, onError is told, nothing is marked, and retries succeed later', async () => {
-    const relay = relayOf({ retryDelayMs: 5 });
+    const relay = relayOf();
     await commitRecords('a', 'b');
     log.failuresLeft = 3;
 
@@ -210,7 +211,10 @@ describe('OutboxRelay', () => {
     expect(errors[0]).toEqual(new Error('log unavailable'));
     expect(await pendingValues()).toEqual(['a', 'b']);
 
-    await waitFor(async () => (await pendingValues()).length === 0, 'the outbox is empty');
+    await scheduler.advance(5 + 10 + 20);
+    await eventually(async () => {
+      expect(await pendingValues()).toEqual([]);
+    });
     expect(log.publishedValues()).toEqual(['a', 'b']);
     expect(log.calls).toHaveLength(4);
     expect(errors).toHaveLength(3);
@@ -232,19 +236,15 @@ describe('OutboxRelay', () => {
     await relay.stop();
   });
 
-  describe('with fake timers', () => {
-    beforeEach(() => {
-      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-    });
-
-    /** Advances the fake clock, then lets the drains it started run. */
+  describe('retrying on its scheduler', () => {
+    /** Moves the fake clock, then lets the drains it started run. */
     async function advance(ms: number): Promise<void> {
-      await jest.advanceTimersByTimeAsync(ms);
+      await scheduler.advance(ms);
       await settleMicrotasks();
     }
 
     it('given repeated failures, when retrying, then the delay doubles each time and starts over after a success', async () => {
-      const relay = relayOf({ retryDelayMs: 100 });
+      const relay = relayOf({ backoff: { initialMs: 100, maxMs: 30_000 } });
       await commitRecords('a');
       log.failuresLeft = 3;
 
@@ -275,15 +275,15 @@ describe('OutboxRelay', () => {
     });
 
     it('given a retry is scheduled, when stopped, then the retry is cancelled and later flushes do nothing', async () => {
-      const relay = relayOf({ retryDelayMs: 100 });
+      const relay = relayOf({ backoff: { initialMs: 100, maxMs: 30_000 } });
       await commitRecords('a');
       log.failuresLeft = Number.POSITIVE_INFINITY;
       await relay.flush();
-      expect(jest.getTimerCount()).toBe(1);
+      expect(scheduler.pending).toEqual([100]);
 
       await relay.stop();
 
-      expect(jest.getTimerCount()).toBe(0);
+      expect(scheduler.pending).toEqual([]);
       await advance(60_000);
       await relay.flush();
       expect(log.calls).toHaveLength(1);

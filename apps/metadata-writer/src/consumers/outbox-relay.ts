@@ -1,13 +1,16 @@
 import type { MessageLog } from '@strata/log';
 import type { AspectStore } from '@strata/store';
+import { backoffDelay, systemScheduler, type Backoff, type Scheduler } from '@strata/timing';
 
 export interface OutboxRelayOptions {
   readonly store: AspectStore;
   readonly log: MessageLog;
   /** Records published per round trip. Default 500. */
   readonly batchSize?: number;
-  /** Delay before retrying after the log refused a publish; doubles up to 30 s. Default 200 ms. */
-  readonly retryDelayMs?: number;
+  /** The wait before retrying after the log refused a publish. Default 200 ms, doubling up to 30 s. */
+  readonly backoff?: Backoff;
+  /** The timers the retries wait on. Default: the real ones. */
+  readonly scheduler?: Scheduler;
   /** Told of every failed publish (the relay keeps retrying). */
   readonly onError: (error: unknown) => void;
 }
@@ -24,19 +27,23 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private retryDelayMs: number;
-  private stopped = false;
+  /** Failed drains in a row: sets the next retry's wait. */
+  private failures = 0;
+  private retryScheduled = false;
+  private readonly stopping = new AbortController();
   private readonly batchSize: number;
+  private readonly backoff: Backoff;
+  private readonly scheduler: Scheduler;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
-    this.retryDelayMs = options.retryDelayMs ?? 200;
+    this.backoff = options.backoff ?? { initialMs: 200, maxMs: 30_000 };
+    this.scheduler = options.scheduler ?? systemScheduler;
   }
 
   /** Publishes everything pending. Resolves when the outbox is empty or the log failed (a retry is then scheduled). */
   flush(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopping.signal.aborted) return Promise.resolve();
     this.again = true;
     this.running ??= this.drainUntilQuiet();
     return this.running;
@@ -44,8 +51,7 @@ export class OutboxRelay {
 
   /** Stops retrying and waits for a drain in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
+    this.stopping.abort();
     await this.running;
   }
 
@@ -59,7 +65,7 @@ export class OutboxRelay {
         this.again = false;
         try {
           await this.drain();
-          this.retryDelayMs = this.options.retryDelayMs ?? 200;
+          this.failures = 0;
         } catch (error) {
           this.options.onError(error);
           this.scheduleRetry();
@@ -87,12 +93,12 @@ export class OutboxRelay {
   }
 
   private scheduleRetry(): void {
-    if (this.stopped || this.retryTimer) return;
-    const delay = this.retryDelayMs;
-    this.retryDelayMs = Math.min(this.retryDelayMs * 2, 30_000);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.flush();
-    }, delay);
+    if (this.stopping.signal.aborted || this.retryScheduled) return;
+    this.retryScheduled = true;
+    this.failures += 1;
+    void this.scheduler.sleep(backoffDelay(this.backoff, this.failures), this.stopping.signal).then(() => {
+      this.retryScheduled = false;
+      return this.flush();
+    });
   }
 }
