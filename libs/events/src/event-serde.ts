@@ -1,6 +1,6 @@
 import { Type, types } from 'avsc';
 import type { SchemaFiles } from '@strata/schemas';
-import { BadRequestError } from '@strata/model';
+import { BadRequestError, checkNestingDepth, ValidationError } from '@strata/model';
 import type {
   FailedMetadataChangeProposal,
   MetadataChangeLog,
@@ -128,6 +128,13 @@ function proposalFromJson(buffer: Buffer, type: types.RecordType): MetadataChang
     );
   }
   if (!isObject(json)) throw new UndecodableRecordError('A JSON proposal must be a JSON object');
+  // Before the aspect value is serialized again below: JSON.stringify overflows the stack a few thousand levels deep.
+  try {
+    checkNestingDepth(json, 'A JSON proposal');
+  } catch (error) {
+    if (error instanceof ValidationError) throw new UndecodableRecordError(error.message, { cause: error });
+    throw error;
+  }
   const aspect = json['aspect'];
   const record = withDefaults(type, {
     ...json,
@@ -157,7 +164,8 @@ function aspectBytes(value: unknown): unknown {
 function withDefaults(type: types.RecordType, json: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const field of type.fields) {
-    const given = json[field.name];
+    // Own fields only: a client's unknown `__proto__` field is data, and no field may be read through it.
+    const given = Object.hasOwn(json, field.name) ? json[field.name] : undefined;
     if (given === undefined) {
       record[field.name] = field.defaultValue() as unknown;
       continue;
@@ -188,7 +196,11 @@ function loadEventTypes(files: SchemaFiles): Record<string, Type> {
       // Parse against a copy: a file that fails half-way must not leave its nested names registered.
       const attempt = { ...registry };
       try {
-        Type.forSchema(file.schema as Parameters<typeof Type.forSchema>[0], { registry: attempt, wrapUnions: 'auto' });
+        Type.forSchema(file.schema as Parameters<typeof Type.forSchema>[0], {
+          registry: attempt,
+          wrapUnions: 'auto',
+          typeHook: ownKeysMaps,
+        });
         Object.assign(registry, attempt);
       } catch (error) {
         failed.push(file);
@@ -200,6 +212,51 @@ function loadEventTypes(files: SchemaFiles): Record<string, Type> {
   }
   return registry;
 }
+
+/** The part of avsc's internal reader interface (`Tap`) that a map's block encoding needs. */
+interface AvroTap {
+  readLong(): number;
+  skipLong(): void;
+  readString(): string;
+}
+
+/**
+ * A map type decoding into own properties. avsc's `MapType` reads a map by assigning each key to a plain object, and
+ * assigning `__proto__` calls the prototype setter: a client's header or system-metadata property of that name would
+ * vanish between the gateway and the writer. This reads the same bytes (Avro's blocks of key/value pairs, a negative
+ * count followed by the block's size) and defines that key instead.
+ */
+class OwnKeysMapType extends types.MapType {
+  /** Replaces avsc's `MapType.prototype._read`, which its record, union and array readers call. */
+  _read(tap: AvroTap): Record<string, unknown> {
+    const values = this.valuesType as { _read(tap: AvroTap): unknown };
+    const map: Record<string, unknown> = {};
+    for (let count = blockCount(tap); count > 0; count = blockCount(tap)) {
+      for (; count > 0; count -= 1) {
+        const key = tap.readString();
+        const value = values._read(tap);
+        if (key === '__proto__') {
+          Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+        } else map[key] = value;
+      }
+    }
+    return map;
+  }
+}
+
+function blockCount(tap: AvroTap): number {
+  const count = tap.readLong();
+  if (count >= 0) return count;
+  tap.skipLong();
+  return -count;
+}
+
+/** avsc's `typeHook`: every map of the event schemas is an {@link OwnKeysMapType} (same schema, same fingerprint). */
+function ownKeysMaps(schema: AvroSchema, opts: unknown): Type | undefined {
+  return isObject(schema) && schema['type'] === 'map' ? new OwnKeysMapType(schema, opts) : undefined;
+}
+
+type AvroSchema = Parameters<typeof Type.forSchema>[0];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -17,15 +17,21 @@ import { BROWSE_PATHS_FIELD, REMOVED_FIELD, URN_FIELD, type EntitySearchSchema }
  * field), plus `urn`, and `removed` (true when any aspect says so, else false).
  */
 export function documentFields(document: SearchDocument): Record<string, FieldValue[]> {
-  const fields: Record<string, FieldValue[]> = { [URN_FIELD]: [document.urn] };
+  // A Set per field keeps the merge linear: a field may hold many values (an entity with 100,000 owners), and looking
+  // each up in the list built so far made a document's write quadratic in them. Sets keep insertion order and
+  // compare as `includes` did (1 and '1' differ).
+  const merged = new Map<string, Set<FieldValue>>();
   for (const contribution of Object.values(document.aspects)) {
     for (const [name, values] of Object.entries(contribution)) {
       if (name === URN_FIELD) continue;
-      const list = (fields[name] ??= []);
-      for (const value of values) if (!list.includes(value)) list.push(value);
+      let seen = merged.get(name);
+      if (seen === undefined) merged.set(name, (seen = new Set()));
+      for (const value of values) seen.add(value);
     }
   }
-  fields[REMOVED_FIELD] = [(fields[REMOVED_FIELD] ?? []).includes(true)];
+  const fields: Record<string, FieldValue[]> = { [URN_FIELD]: [document.urn] };
+  for (const [name, values] of merged) fields[name] = [...values];
+  fields[REMOVED_FIELD] = [merged.get(REMOVED_FIELD)?.has(true) === true];
   return fields;
 }
 
@@ -59,8 +65,39 @@ export function valueNumber(value: FieldValue): number | undefined {
   return Number.isFinite(number) ? number : undefined;
 }
 
-/** A filter with field names resolved against the entity (`.keyword` dropped) and ignorable criteria removed. */
+/**
+ * The most criteria one filter may hold, all its groups together. Checked with {@link MAX_FILTER_VALUES} before either
+ * engine sees the filter, so that both refuse the same request with a `ValidationError`: a criterion is a clause of
+ * an Elasticsearch query (1024 leaf clauses by default, shared with the text's `MAX_QUERY_TERMS`) and a condition of
+ * a SQLite expression (1000 levels deep at most). DataHub's clients send a few, one per facet chosen.
+ */
+export const MAX_FILTER_CRITERIA = 100;
+
+/**
+ * The most values the criteria of one filter may hold together: a `CONTAIN`, `START_WITH`, `END_WITH` or range
+ * criterion is one Elasticsearch clause per value (an `EQUAL`/`IN` set counts the same, to keep the rule simple).
+ * With {@link MAX_FILTER_CRITERIA} and the text's terms, a search stays under Elasticsearch's 1024 clauses.
+ */
+export const MAX_FILTER_VALUES = 400;
+
+/**
+ * A filter with field names resolved against the entity (`.keyword` dropped) and ignorable criteria removed. Throws
+ * `ValidationError` for an unknown field or condition, or a filter over {@link MAX_FILTER_CRITERIA} criteria or
+ * {@link MAX_FILTER_VALUES} values.
+ */
 export function resolveFilter(filter: Filter, schema: EntitySearchSchema): Filter {
+  const criteria = filter.reduce((sum, group) => sum + group.length, 0);
+  if (criteria > MAX_FILTER_CRITERIA) {
+    throw new ValidationError(
+      `The filter holds ${criteria} criteria, over the limit of ${MAX_FILTER_CRITERIA} (all groups together)`,
+    );
+  }
+  const values = filter.reduce((sum, group) => group.reduce((inner, { values }) => inner + values.length, sum), 0);
+  if (values > MAX_FILTER_VALUES) {
+    throw new ValidationError(
+      `The filter's criteria hold ${values} values, over the limit of ${MAX_FILTER_VALUES} (all criteria together)`,
+    );
+  }
   return filter.map((group) =>
     group
       .map((criterion) => {

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
 import { trackedIndices, type IndexUnderTest } from './contract-handles';
-import type { Criterion, FieldContribution, SearchDocument, SearchIndex } from './search-index';
+import { MAX_FILTER_CRITERIA, MAX_FILTER_VALUES } from './search-documents';
+import type { Criterion, FieldContribution, Filter, SearchDocument, SearchIndex } from './search-index';
+import { MAX_QUERY_NESTING, MAX_QUERY_TERMS } from './search-query';
 import type { SearchSchema } from './search-schema';
 
 /** What {@link describeSearchIndexContract} needs from an adapter. */
@@ -481,6 +483,148 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         });
         expect(page).toMatchObject({ totalNumEntities: 1, groups: [], entities: [{ urn: urnOf('b.kafka', 'kafka') }] });
       });
+    });
+
+    describe('limits: checked alike on every engine, before the engine is asked', () => {
+      const fixtures: DatasetFixture[] = [
+        { name: 'l.one', origin: 'PROD', browsePaths: ['/prod/l'], description: 'alpha beta gamma' },
+        { name: 'l.two', origin: 'PROD', browsePaths: ['/prod/l'], description: 'beta' },
+        { name: 'l.three', origin: 'DEV', browsePaths: ['/prod/l'], description: 'gamma' },
+      ];
+      const one = urnOf('l.one');
+      const two = urnOf('l.two');
+      const three = urnOf('l.three', 'hive', 'DEV');
+      const words = (count: number, prefix = 'word') => Array.from({ length: count }, (_unused, i) => `${prefix}${i}`);
+      /** `k` groups, each an OR holding an AND: 2k levels of nesting, 2k + 1 terms; matches what `alpha` matches. */
+      const alternating = (k: number): string => (k === 0 ? 'alpha' : `nothing${k} OR alpha (${alternating(k - 1)})`);
+      const search = (index: SearchIndex, input: string, filter: Filter = []) =>
+        index.search({ entityType: 'dataset', input, filter, start: 0, count: 100 });
+
+      it('answers search text at the limits of terms and nesting', async () => {
+        const index = await openWith(...fixtures);
+        const urns = async (input: string) => (await search(index, input)).hits.map((hit) => hit.urn).sort();
+        // Terms: ANDed, ORed, negated, and in a phrase (a word each).
+        expect(await urns(['alpha', ...words(MAX_QUERY_TERMS - 1, '-no')].join(' '))).toEqual([one]);
+        expect(await urns([...words(MAX_QUERY_TERMS - 1, 'no'), 'gamma'].join(' OR '))).toEqual([one, three]);
+        expect(await urns(`"alpha beta gamma" ${words(MAX_QUERY_TERMS - 3, '-no').join(' ')}`)).toEqual([one]);
+        expect(await urns(words(MAX_QUERY_TERMS, 'no*').join(' OR '))).toEqual([]);
+        // Nesting: negations (an even number: `alpha` itself), and groups of OR and AND.
+        expect(await urns(`${'-'.repeat(MAX_QUERY_NESTING)}alpha`)).toEqual([one]);
+        expect(await urns(`${'NOT '.repeat(MAX_QUERY_NESTING - 1)}gamma`)).toEqual([two]);
+        expect(await urns(alternating(MAX_QUERY_NESTING / 2))).toEqual([one]);
+        expect(await urns(`${'('.repeat(MAX_QUERY_NESTING)}beta${')'.repeat(MAX_QUERY_NESTING)}`)).toEqual([one, two]);
+      });
+
+      it.each([
+        ['400 negated terms', '-a '.repeat(400), `limit of ${MAX_QUERY_TERMS} `],
+        ['300 NOT terms', 'NOT a '.repeat(300), `limit of ${MAX_QUERY_TERMS} `],
+        ['one term over the limit', words(MAX_QUERY_TERMS + 1).join(' '), `limit of ${MAX_QUERY_TERMS} `],
+        ['a phrase over the limit', `"${words(MAX_QUERY_TERMS + 1).join(' ')}"`, `limit of ${MAX_QUERY_TERMS} `],
+        ['2000 parentheses', `${'('.repeat(2000)}a${')'.repeat(2000)}`, `limit of ${MAX_QUERY_NESTING} `],
+        ['2000 negations', `${'-'.repeat(2000)}a`, `limit of ${MAX_QUERY_NESTING} `],
+        ['one negation too many', `${'NOT '.repeat(MAX_QUERY_NESTING + 1)}a`, `limit of ${MAX_QUERY_NESTING} `],
+        [
+          'one group too many',
+          `(${'('.repeat(MAX_QUERY_NESTING)}a${')'.repeat(MAX_QUERY_NESTING)})`,
+          `limit of ${MAX_QUERY_NESTING} `,
+        ],
+        ['AND within OR too deep', alternating(MAX_QUERY_NESTING / 2 + 1), `limit of ${MAX_QUERY_NESTING} `],
+      ])('refuses search text of %s with a ValidationError naming the limit', async (_case, input, limit) => {
+        const index = await openWith(...fixtures);
+        const refusal = search(index, input);
+        await expect(refusal).rejects.toThrow(ValidationError);
+        await expect(refusal).rejects.toThrow(limit);
+      });
+
+      /** Filters at the limits, each with the URNs it keeps. */
+      const perCriterion = MAX_FILTER_VALUES / MAX_FILTER_CRITERIA;
+      const misses = (i: number) => words(perCriterion - 1, `miss${i}x`);
+      const atTheLimits: [string, Filter, string[]][] = [
+        [
+          'one group of CONTAIN criteria',
+          [
+            Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) =>
+              criterion('id', [...misses(i), 'ONE'], 'CONTAIN'),
+            ),
+          ],
+          [one],
+        ],
+        [
+          'one group of EQUAL criteria',
+          [Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) => criterion('origin', [...misses(i), 'PROD']))],
+          [one, two],
+        ],
+        [
+          'one group of negated criteria',
+          [Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) => criterion('origin', misses(i), 'EQUAL', true))],
+          [one, three, two],
+        ],
+        [
+          'as many groups as criteria',
+          Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) => [
+            criterion('id', i === 0 ? ['l.TWO'] : misses(i), i % 2 === 0 ? 'START_WITH' : 'CONTAIN'),
+          ]),
+          [two],
+        ],
+        [
+          'one criterion of every value',
+          [[criterion('id', [...words(MAX_FILTER_VALUES - 1, 'miss'), 'three'], 'END_WITH')]],
+          [three],
+        ],
+      ];
+
+      it.each(atTheLimits)(
+        'answers a filter at the limits: %s, in search, browse and autocomplete',
+        async (_case, filter, kept) => {
+          const index = await openWith(...fixtures);
+          for (const input of ['*', 'beta OR gamma OR alpha']) {
+            expect((await search(index, input, filter)).hits.map((hit) => hit.urn).sort()).toEqual(kept);
+          }
+          const browse = await index.browse({ entityType: 'dataset', path: '/prod/l', filter, start: 0, limit: 10 });
+          expect(browse.entities.map((entity) => entity.urn).sort()).toEqual(kept);
+          const suggested = await index.autocomplete({ entityType: 'dataset', query: 'l', filter, limit: 10 });
+          expect([...suggested.urns].sort()).toEqual(kept);
+        },
+      );
+
+      it.each([
+        [
+          'a group of criteria too many',
+          [Array.from({ length: MAX_FILTER_CRITERIA + 1 }, () => criterion('origin', ['PROD']))],
+          `limit of ${MAX_FILTER_CRITERIA} `,
+        ],
+        [
+          'groups of criteria too many',
+          Array.from({ length: MAX_FILTER_CRITERIA + 1 }, () => [criterion('tags', [], 'EXISTS')]),
+          `limit of ${MAX_FILTER_CRITERIA} `,
+        ],
+        [
+          'a thousand criteria',
+          [Array.from({ length: 1000 }, () => criterion('origin', ['PROD']))],
+          `limit of ${MAX_FILTER_CRITERIA} `,
+        ],
+        [
+          'values too many',
+          [[criterion('id', words(MAX_FILTER_VALUES + 1), 'CONTAIN')]],
+          `limit of ${MAX_FILTER_VALUES} `,
+        ],
+      ] as [string, Filter, string][])(
+        'refuses a filter of %s with a ValidationError naming the limit, in search, browse and autocomplete',
+        async (_case, filter, limit) => {
+          const index = await openWith(...fixtures);
+          // One request at a time: each refusal is awaited as soon as it is made.
+          for (const request of [
+            () => search(index, '*', filter),
+            () => search(index, 'beta', filter),
+            () => index.browse({ entityType: 'dataset', path: '/prod', filter, start: 0, limit: 10 }),
+            () => index.autocomplete({ entityType: 'dataset', query: 'l', filter, limit: 10 }),
+          ]) {
+            const refusal = request();
+            await expect(refusal).rejects.toThrow(ValidationError);
+            await expect(refusal).rejects.toThrow(limit);
+          }
+        },
+      );
     });
 
     describe('autocomplete', () => {

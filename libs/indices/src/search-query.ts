@@ -25,6 +25,24 @@ const ALNUM_RUN = /[\p{L}\p{N}]+/gu;
 const SUB_WORD = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}]+/gu;
 const MAX_QUERY_LENGTH = 4096;
 
+/**
+ * The most terms search text may hold, a phrase counting one per word. Limits are checked here, before either engine
+ * sees the query, so that both refuse the same text with a `ValidationError` instead of failing inside the engine.
+ * Elasticsearch (8 and later) refuses a query of more than 1024 leaf clauses by default, counted over the whole query,
+ * and a term becomes one clause per default-query field (24 for datasets; a phrase, one per word per field): 20 terms
+ * are at most 480 clauses, leaving room for a filter's (`MAX_FILTER_CRITERIA`, `MAX_FILTER_VALUES`). People type a
+ * few words.
+ */
+export const MAX_QUERY_TERMS = 20;
+
+/**
+ * How deep search text may nest: groups `( )`, negations (`NOT`, `-`), and operators (an AND inside an OR) each add a
+ * level. Elasticsearch refuses queries nested deeper than `indices.query.bool.max_nested_depth` (20 by default, 30 in
+ * 8.x), which counts the adapter's own wrapping too (the outer query, a term's query over several fields, the leaf);
+ * SQLite's FTS5 parser overflows at about a hundred parentheses. Real queries nest two or three levels.
+ */
+export const MAX_QUERY_NESTING = 16;
+
 /** Case and accent folding: `Élan` → `elan`. */
 export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -57,12 +75,13 @@ export function autocompleteKeys(text: string): string[] {
   for (const run of folded.matchAll(ALNUM_RUN)) {
     for (const part of run[0].matchAll(SUB_WORD)) starts.add(run.index + part.index);
   }
-  const keys: string[] = [];
+  // A Set, not a list searched per key: a long value has as many keys as word starts.
+  const keys = new Set<string>();
   for (const start of [...starts].sort((a, b) => a - b)) {
     const key = compact(folded.slice(start));
-    if (key !== '' && !keys.includes(key)) keys.push(key);
+    if (key !== '') keys.add(key);
   }
-  return keys;
+  return [...keys];
 }
 
 /** An autocomplete query as a key prefix: folded letters and digits only (`Test_Dat` → `testdat`). */
@@ -80,8 +99,8 @@ function compact(text: string): string {
  * restricts a term to one field of the entity; a `word:` prefix that is no field of the entity is part of the text.
  * `"…"` is a phrase; a trailing `*` (after a word or a closing quote) makes the last word a prefix; `*` alone matches everything; `*` or `?` elsewhere
  * is a wildcard over whole values. A leading `:` is stripped, as DataHub does. Empty text matches everything.
- * Throws `ValidationError` for unbalanced quotes or parentheses, an operator without an operand, or text longer than
- * 4096 characters.
+ * Throws `ValidationError` for unbalanced quotes or parentheses, an operator without an operand, text longer than
+ * 4096 characters, more than {@link MAX_QUERY_TERMS} terms, or nesting deeper than {@link MAX_QUERY_NESTING}.
  */
 export function parseSearchQuery(text: string, schema: EntitySearchSchema): QueryNode {
   if (text.length > MAX_QUERY_LENGTH) {
@@ -93,7 +112,46 @@ export function parseSearchQuery(text: string, schema: EntitySearchSchema): Quer
   const parser = new Parser(tokens, schema);
   const node = parser.parseOr();
   if (!parser.done()) parser.fail(`unexpected ${describe(parser.peek())}`);
-  return simplify(node);
+  const simplified = simplify(node);
+  checkQueryLimits(simplified);
+  return simplified;
+}
+
+/** Refuses a parsed query over {@link MAX_QUERY_TERMS} or {@link MAX_QUERY_NESTING} (operators on the way to a term). */
+function checkQueryLimits(query: QueryNode): void {
+  let terms = 0;
+  const pending: { node: QueryNode; depth: number }[] = [{ node: query, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { node, depth } = next;
+    switch (node.kind) {
+      case 'all':
+        break;
+      case 'words':
+        terms += node.words.length;
+        break;
+      case 'wildcard':
+        terms += 1;
+        break;
+      case 'not':
+        if (depth + 1 > MAX_QUERY_NESTING) throw tooDeep();
+        pending.push({ node: node.node, depth: depth + 1 });
+        break;
+      default:
+        if (depth + 1 > MAX_QUERY_NESTING) throw tooDeep();
+        for (const child of node.nodes) pending.push({ node: child, depth: depth + 1 });
+    }
+  }
+  if (terms > MAX_QUERY_TERMS) {
+    throw new ValidationError(
+      `The search text holds ${terms} terms, over the limit of ${MAX_QUERY_TERMS} (a phrase counts one per word)`,
+    );
+  }
+}
+
+function tooDeep(): ValidationError {
+  return new ValidationError(
+    `The search text nests deeper than the limit of ${MAX_QUERY_NESTING} levels (groups, NOT or -, AND within OR)`,
+  );
 }
 
 type Token =
@@ -175,6 +233,8 @@ function lex(input: string): Token[] {
 
 class Parser {
   private position = 0;
+  /** Groups and negations open around the current token: bounded, so that the recursion is. */
+  private nesting = 0;
 
   constructor(
     private readonly tokens: readonly Token[],
@@ -218,7 +278,7 @@ class Parser {
     if (token === undefined) return this.fail('an operator has no operand');
     if ((token.kind === 'operator' && token.value === 'NOT') || token.kind === 'minus') {
       this.position += 1;
-      return { kind: 'not', node: this.parseUnary() };
+      return { kind: 'not', node: this.nested(() => this.parseUnary()) };
     }
     if (token.kind === 'plus') this.position += 1;
     return this.parsePrimary(undefined);
@@ -230,7 +290,7 @@ class Parser {
     this.position += 1;
     switch (token.kind) {
       case 'open': {
-        const node = this.parseOr();
+        const node = this.nested(() => this.parseOr());
         if (this.peek()?.kind !== 'close') this.fail('a parenthesis is not closed');
         this.position += 1;
         return field === undefined ? node : scoped(node, field);
@@ -249,6 +309,17 @@ class Parser {
         return wordNode(token.text, field);
       default:
         return this.fail(`unexpected ${describe(token)}`);
+    }
+  }
+
+  /** Parses one level deeper, refusing text nested beyond {@link MAX_QUERY_NESTING} before recursing further. */
+  private nested(parse: () => QueryNode): QueryNode {
+    if (this.nesting >= MAX_QUERY_NESTING) throw tooDeep();
+    this.nesting += 1;
+    try {
+      return parse();
+    } finally {
+      this.nesting -= 1;
     }
   }
 

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { testEntityRegistry } from '@strata/model/testing';
 
+import { MAX_FILTER_CRITERIA, MAX_FILTER_VALUES } from './search-documents';
+import type { Criterion, Filter } from './search-index';
+import { MAX_QUERY_NESTING, MAX_QUERY_TERMS } from './search-query';
 import { createSearchSchema } from './search-schema';
 import { SqliteSearchIndex, type SqliteSearchIndexOptions } from './sqlite-search-index';
 import { datasetDocument, describeSearchIndexContract } from './testing';
@@ -260,6 +263,76 @@ describe('SqliteSearchIndex term lists', () => {
       expect(await search()).toBe(101);
     } finally {
       raw.close();
+    }
+  });
+});
+
+describe('SqliteSearchIndex at the limits of search text and filters', () => {
+  const { newFile, open } = temporaryIndices();
+  const words = (count: number, prefix: string) => Array.from({ length: count }, (_unused, i) => `${prefix}${i}`);
+  const criterion = (
+    field: string,
+    values: string[],
+    condition: Criterion['condition'] = 'EQUAL',
+    negated = false,
+  ) => ({
+    field,
+    values,
+    condition,
+    negated,
+  });
+  const kept = datasetDocument({ name: 'edge.kept', description: 'alpha beta', tags: ['A'], browsePaths: ['/edge'] });
+  const other = datasetDocument({ name: 'edge.other', origin: 'DEV', description: 'gamma', browsePaths: ['/edge'] });
+  const perCriterion = MAX_FILTER_VALUES / MAX_FILTER_CRITERIA;
+
+  /**
+   * Every SQL path a search takes: FTS5 text (ranked by the term lists or by FTS5), text FTS5 cannot answer alone
+   * (wildcards, negations standing alone: the unranked path), filters FTS5 answers from the filter keys (EQUAL) and
+   * those answered from `field_values` (CONTAIN), each at its limit.
+   */
+  const texts = [
+    words(MAX_QUERY_TERMS - 1, '-none')
+      .concat('alpha')
+      .join(' '),
+    [...words(MAX_QUERY_TERMS - 1, 'none'), 'beta'].join(' OR '),
+    [...words(MAX_QUERY_TERMS - 1, 'n?ne'), '?lpha*'].join(' OR '),
+    [...words(MAX_QUERY_TERMS - 1, '-n?ne'), '-gamma'].join(' '),
+    `${'-'.repeat(MAX_QUERY_NESTING)}?lpha*`,
+    `${'-('.repeat(MAX_QUERY_NESTING / 2)}alpha${')'.repeat(MAX_QUERY_NESTING / 2)}`,
+  ];
+  const filters: Filter[] = [
+    [
+      Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) =>
+        criterion('origin', [...words(perCriterion - 1, `o${i}x`), 'PROD']),
+      ),
+    ],
+    [
+      Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) =>
+        criterion('id', [...words(perCriterion - 1, `i${i}x`), 'KEPT'], 'CONTAIN'),
+      ),
+    ],
+    Array.from({ length: MAX_FILTER_CRITERIA }, (_unused, i) => [
+      criterion('tags', i === 0 ? ['urn:li:tag:A'] : words(perCriterion, `urn:li:tag:t${i}x`)),
+    ]),
+    [[criterion('id', [...words(MAX_FILTER_VALUES - 1, 'nothing'), 'edge.k'], 'START_WITH')]],
+  ];
+
+  it.each([true, false])('answers every path at the limits (term lists %p)', async (termLists) => {
+    const index = open({ path: newFile(), termLists, resultCacheEntries: 0 });
+    await index.write([{ put: kept }, { put: other }]);
+    for (const input of texts) {
+      const page = await index.search({ entityType: 'dataset', input, filter: [], start: 0, count: 10 });
+      expect({ input, urns: page.hits.map((hit) => hit.urn) }).toEqual({ input, urns: [kept.urn] });
+      for (const filter of filters) {
+        const filtered = await index.search({ entityType: 'dataset', input, filter, start: 0, count: 10 });
+        expect({ input, urns: filtered.hits.map((hit) => hit.urn) }).toEqual({ input, urns: [kept.urn] });
+      }
+    }
+    for (const filter of filters) {
+      const browse = await index.browse({ entityType: 'dataset', path: '/edge', filter, start: 0, limit: 10 });
+      expect(browse.entities.map((entity) => entity.urn)).toEqual([kept.urn]);
+      const suggested = await index.autocomplete({ entityType: 'dataset', query: 'edge', filter, limit: 10 });
+      expect(suggested.urns).toEqual([kept.urn]);
     }
   });
 });

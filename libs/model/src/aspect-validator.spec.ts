@@ -214,6 +214,20 @@ describe('validateAspectValue: normalization', () => {
     });
   });
 
+  it('given map keys named "__proto__" and "constructor", when validated, then both stay own keys of the copy', () => {
+    // JSON text: in an object literal, `__proto__` would set the prototype instead of making a key.
+    const value = JSON.parse(
+      '{"required": "r", "aMap": {"__proto__": {"x": 1}, "constructor": {"x": 2}, "toString": {"x": 3}}}',
+    ) as unknown;
+    const output = validateAspectValue(schema, value);
+    const map = output['aMap'] as Record<string, unknown>;
+    expect(Object.keys(map)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(map)).toBe(Object.prototype);
+    expect(JSON.stringify(output)).toBe(
+      '{"required":"r","aMap":{"__proto__":{"x":1},"constructor":{"x":2},"toString":{"x":3}}}',
+    );
+  });
+
   it('given a frozen input, when validated, then the input is untouched and a copy is returned', () => {
     const input = deepFreeze({ required: 'r', optional: null, extra: true, anArray: [{ x: 1, extra: 1 }] });
     const snapshot = JSON.stringify(input);

@@ -159,7 +159,7 @@ class Walker {
         for (const [key, item] of Object.entries(value)) {
           const result = this.value(schema.values, item, [...path, key], valueConstraints);
           if (result === INVALID) valid = false;
-          else output[key] = result;
+          else setOwn(output, key, result);
         }
         return valid ? output : INVALID;
       }
@@ -279,6 +279,17 @@ class Walker {
     }
     return value;
   }
+}
+
+/**
+ * Sets `key` as an own enumerable property of a JSON object being built from client data. Plain assignment treats a
+ * key named `__proto__` (a map key a client may well send) as the prototype setter: the entry would vanish, or, were
+ * its value an object, become the object's prototype.
+ */
+export function setOwn(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /**

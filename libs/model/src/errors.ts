@@ -4,10 +4,16 @@
  */
 export abstract class StrataError extends Error {
   abstract readonly code: ErrorCode;
+  /**
+   * Structured detail for clients that read more than the message (a batch's per-proposal outcomes); sent as the
+   * Rest.li body's `errorDetails`, the OpenAPI body's `details`. JSON only.
+   */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> }) {
     super(message, options);
     this.name = new.target.name;
+    this.details = options?.details;
   }
 }
 
@@ -19,6 +25,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload-too-large'
   | 'validation'
+  | 'bad-gateway'
   | 'unavailable'
   | 'timeout';
 
@@ -57,6 +64,11 @@ export class ValidationError extends StrataError {
   readonly code = 'validation';
 }
 
+/** A service behind the gateway answered with something that is not an answer (a connection cut short). HTTP 502. */
+export class BadGatewayError extends StrataError {
+  readonly code = 'bad-gateway';
+}
+
 /** A dependency is unavailable or overloaded; the client may retry. HTTP 503. */
 export class UnavailableError extends StrataError {
   readonly code = 'unavailable';
@@ -67,7 +79,10 @@ export class TimeoutError extends StrataError {
   readonly code = 'timeout';
 }
 
-const errorClassByCode: Record<ErrorCode, new (message: string) => StrataError> = {
+const errorClassByCode: Record<
+  ErrorCode,
+  new (message: string, options?: { details?: Readonly<Record<string, unknown>> }) => StrataError
+> = {
   'bad-request': BadRequestError,
   unauthorized: UnauthorizedError,
   forbidden: ForbiddenError,
@@ -75,14 +90,15 @@ const errorClassByCode: Record<ErrorCode, new (message: string) => StrataError> 
   conflict: ConflictError,
   'payload-too-large': PayloadTooLargeError,
   validation: ValidationError,
+  'bad-gateway': BadGatewayError,
   unavailable: UnavailableError,
   timeout: TimeoutError,
 };
 
 /** Rebuilds a typed error from its code, e.g. a rejection reported by another service. Unknown codes are validation errors. */
-export function errorFromCode(code: string, message: string): StrataError {
+export function errorFromCode(code: string, message: string, details?: Readonly<Record<string, unknown>>): StrataError {
   const ErrorClass = isErrorCode(code) ? errorClassByCode[code] : ValidationError;
-  return new ErrorClass(message);
+  return new ErrorClass(message, details === undefined ? undefined : { details });
 }
 
 function isErrorCode(code: string): code is ErrorCode {

@@ -1,4 +1,5 @@
 export {
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -12,7 +13,17 @@ export {
   errorFromCode,
   type ErrorCode,
 } from './errors';
-export { InvalidUrnError, Urn, decodeUrnPathSegment, encodeUrnPathSegment, formatUrn, parseUrn } from './urn';
+export {
+  InvalidUrnError,
+  MAX_URL_ENCODED_URN_LENGTH,
+  Urn,
+  decodeUrnPathSegment,
+  encodeUrnPathSegment,
+  formatUrn,
+  parseUrn,
+  urlEncodedLength,
+  urnLengthProblem,
+} from './urn';
 export { SchemaError } from './schema-error';
 export {
   AspectValidationError,
@@ -24,6 +35,8 @@ export {
 export { createEntityRegistry, type AspectSpec, type EntityRegistry, type EntitySpec } from './entity-registry';
 export {
   DEFAULT_MAX_ASPECT_BYTES,
+  MAX_JSON_NESTING_DEPTH,
+  checkNestingDepth,
   validateProposal,
   type ProposalChangeType,
   type ProposalValidationOptions,

@@ -280,7 +280,9 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
       new ValidationError('Proposal field systemMetadata must be an object, got "x"'),
     );
     expect(rejection(proposal({ systemMetadata: { lastObserved: 'now' } }))).toEqual(
-      new ValidationError('systemMetadata.lastObserved must be a number, got "now"'),
+      new ValidationError(
+        'systemMetadata.lastObserved must be an integer from -4503599627370496 to 9007199254740990 (an Avro long), got "now"',
+      ),
     );
     expect(rejection(proposal({ systemMetadata: { runId: 1 } }))).toEqual(
       new ValidationError('systemMetadata.runId must be a string, got number 1'),
@@ -312,5 +314,139 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
   ])('given the malformed field %j, when validated, then a typed error, never a TypeError', (overrides) => {
     const error = rejection(proposal(overrides));
     expect(error).toBeInstanceOf(StrataError);
+  });
+});
+
+describe('validateProposal: system metadata an Avro record can carry', () => {
+  // The Avro encoder carries longs from -(2 ** 52) to 2 ** 53 - 2 exactly (beyond, it refuses them or, below -(2 ** 52),
+  // flips their sign); 2 ** 53 + 1 is not even a double (it reads as 2 ** 53).
+  it.each([1.5, 1e300, 2 ** 53 + 1, -0.5, 2 ** 53 - 1, -(2 ** 52) - 1, -(2 ** 53 - 2)])(
+    'given lastObserved %p, which no Avro long holds, when validated, then a ValidationError names the field',
+    (lastObserved) => {
+      const error = rejection(proposal({ systemMetadata: { lastObserved } }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toBe(
+        `systemMetadata.lastObserved must be an integer from -4503599627370496 to 9007199254740990 (an Avro long), got number ${lastObserved}`,
+      );
+    },
+  );
+
+  it.each([0, -1, 1_700_000_000_000, 2 ** 53 - 2, -(2 ** 52)])(
+    'given lastObserved %p, an integer an Avro long holds, when validated, then it is kept',
+    (lastObserved) => {
+      expect(validateProposal(registry, proposal({ systemMetadata: { lastObserved } })).systemMetadata).toEqual({
+        lastObserved,
+      });
+    },
+  );
+});
+
+describe('validateProposal: map keys that name Object.prototype members', () => {
+  // JSON text, so that "__proto__" is an ordinary key (an object literal would set the prototype instead).
+  const text = '{"__proto__": "x", "constructor": "y", "hasOwnProperty": "z"}';
+
+  it('given customProperties with "__proto__" and "constructor", when validated, then both stay own keys of the value', () => {
+    const result = validateProposal(
+      registry,
+      proposal({
+        aspectName: 'datasetProperties',
+        aspect: { value: `{"customProperties": ${text}}`, contentType: 'application/json' },
+      }),
+    );
+    const customProperties = result.value?.['customProperties'] as Record<string, unknown>;
+    expect(Object.keys(customProperties)).toEqual(['__proto__', 'constructor', 'hasOwnProperty']);
+    expect(Object.getPrototypeOf(customProperties)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(result.value))).toEqual({ customProperties: JSON.parse(text) });
+    expect(JSON.stringify(result.value)).toContain('"__proto__":"x"');
+  });
+
+  it('given them in systemMetadata.properties, headers and unknown system metadata fields, when validated, then they are kept', () => {
+    const input = JSON.parse(
+      `{"systemMetadata": {"properties": ${text}, "__proto__": {"runId": 5}}, "headers": ${text}}`,
+    ) as Record<string, unknown>;
+    const result = validateProposal(registry, proposal(input));
+    expect(JSON.stringify(result.systemMetadata)).toBe(
+      `{"properties":${JSON.stringify(JSON.parse(text))},"__proto__":{"runId":5}}`,
+    );
+    // An unknown "__proto__" field must not become the prototype: runId would be inherited, and no string.
+    expect(result.systemMetadata?.['runId']).toBeUndefined();
+    expect(JSON.stringify(result.headers)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+});
+
+describe('validateProposal: URNs too long to be read back', () => {
+  const TOO_LONG = 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)';
+
+  it('given an entity URN over 512 characters URL-encoded, when validated, then DataHub’s ValidationError', () => {
+    // 200 ">" are 600 characters encoded.
+    const urn = `urn:li:corpuser:${'>'.repeat(200)}`;
+    const error = rejection(
+      proposal({
+        entityType: 'corpuser',
+        entityUrn: urn,
+        aspectName: 'status',
+        aspect: { value: '{"removed": false}' },
+      }),
+    );
+    expect(error).toEqual(new ValidationError(TOO_LONG));
+  });
+
+  it('given a dataset URN of 512 characters encoded, when validated, then it is accepted; one more is refused', () => {
+    const datasetUrn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
+    // The URN around the name encodes to 67 characters: each of its ":" "(" "," ")" is three.
+    const fits = datasetUrn('n'.repeat(512 - 67));
+    const status = { aspectName: 'status', aspect: { value: '{"removed": false}' } };
+    expect(validateProposal(registry, proposal({ entityUrn: fits, ...status })).urn.toString()).toBe(fits);
+    expect(rejection(proposal({ entityUrn: datasetUrn('n'.repeat(512 - 66)), ...status }))).toEqual(
+      new ValidationError(TOO_LONG),
+    );
+  });
+});
+
+describe('validateProposal: nesting depth', () => {
+  /** JSON text of an object nested `depth` levels deep (`{"a": {"a": … 1 …}}`), built without recursion. */
+  function nested(depth: number): string {
+    return `${'{"a":'.repeat(depth - 1)}{"a":1}${'}'.repeat(depth - 1)}`;
+  }
+  const deepValue = (depth: number) => `{"removed": false, "unknownField": ${nested(depth)}}`;
+  const status = (value: unknown) => proposal({ aspectName: 'status', aspect: { value } });
+  const TOO_DEEP = 'nests arrays and objects deeper than the limit of 1000 levels';
+
+  it.each([5_000, 100_000])(
+    'given an aspect value as JSON text nesting %d levels, when validated, then a ValidationError names the limit',
+    (depth) => {
+      const error = rejection(status(deepValue(depth)));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toContain(TOO_DEEP);
+    },
+  );
+
+  it.each([5_000, 100_000])(
+    'given an aspect value as an object nesting %d levels, when validated, then a ValidationError names the limit',
+    (depth) => {
+      const error = rejection(status(JSON.parse(deepValue(depth))));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toContain(TOO_DEEP);
+    },
+  );
+
+  it.each([5_000, 100_000])(
+    'given system metadata nesting %d levels, when validated, then a ValidationError names the limit',
+    (depth) => {
+      const error = rejection(proposal({ systemMetadata: JSON.parse(`{"custom": ${nested(depth)}}`) }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toContain(TOO_DEEP);
+    },
+  );
+
+  it('given an aspect value as text nesting exactly 1000 levels, when validated, then it is accepted', () => {
+    // The value object itself is the first level.
+    expect(validateProposal(registry, status(deepValue(999))).value).toEqual({ removed: false });
+    expect(rejection(status(deepValue(1000))).message).toContain(TOO_DEEP);
+  });
+
+  it('given brackets inside strings, when the depth is measured, then they do not count', () => {
+    const value = `{"removed": false, "unknownField": ${JSON.stringify('{['.repeat(5_000))}, "other": "\\\\\\"["}`;
+    expect(validateProposal(registry, status(value)).value).toEqual({ removed: false });
   });
 });

@@ -1,7 +1,7 @@
-import type { JsonObject } from './aspect-validator';
+import { setOwn, type JsonObject } from './aspect-validator';
 import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from './errors';
-import { parseUrn, type Urn } from './urn';
+import { parseUrn, urnLengthProblem, type Urn } from './urn';
 
 /** The change types a proposal may carry, after normalization (`UPDATE` is `UPSERT`). */
 export type ProposalChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE';
@@ -26,6 +26,13 @@ export interface ProposalValidationOptions {
 /** DataHub's aspect size limit (`INGESTION_MAX_SERIALIZED_STRING_LENGTH`). */
 export const DEFAULT_MAX_ASPECT_BYTES = 16_000_000;
 
+/**
+ * The deepest nesting of arrays and objects a proposal may hold, as DataHub's JSON parser allows (Jackson's
+ * `StreamReadConstraints` default). Deeper input is refused before anything walks it: `JSON.stringify` and the
+ * recursive checks would overflow the stack on it (a few thousand levels are enough).
+ */
+export const MAX_JSON_NESTING_DEPTH = 1000;
+
 const ACCEPTED_CHANGE_TYPES = 'UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE';
 const CHANGE_TYPES: Readonly<Record<string, ProposalChangeType>> = {
   UPSERT: 'UPSERT',
@@ -35,7 +42,16 @@ const CHANGE_TYPES: Readonly<Record<string, ProposalChangeType>> = {
   DELETE: 'DELETE',
 };
 const SYSTEM_METADATA_STRINGS = ['runId', 'lastRunId', 'pipelineName', 'registryName', 'registryVersion', 'version'];
-const SYSTEM_METADATA_NUMBERS = ['lastObserved', 'schemaVersion'];
+/** Fields of `schemas/events/SystemMetadata.avsc` typed `long`; it has no `int` field. */
+const SYSTEM_METADATA_LONGS = ['lastObserved'];
+/** Numbers kept in the stored system metadata only (not fields of the Avro record). */
+const SYSTEM_METADATA_NUMBERS = ['schemaVersion'];
+/**
+ * The longs the Avro encoder (avsc) carries exactly. Its zig-zag encoding doubles a number in floating point, so it
+ * refuses positive ones over 2^53 − 2 and, below −2^52, writes another number (the sign flipped) without a word.
+ */
+const AVRO_LONG_MIN = -(2 ** 52);
+const AVRO_LONG_MAX = 2 ** 53 - 2;
 
 /**
  * Validates a proposal in the JSON shape clients send to `/aspects?action=ingestProposal`:
@@ -53,6 +69,7 @@ export function validateProposal(
   options: ProposalValidationOptions = {},
 ): ValidatedProposal {
   if (!isPlainObject(input)) throw new BadRequestError(`A proposal must be a JSON object, got ${describe(input)}`);
+  checkNestingDepth(input, 'The proposal');
   const maxAspectBytes = options.maxAspectBytes ?? DEFAULT_MAX_ASPECT_BYTES;
 
   const entityType = input['entityType'];
@@ -71,6 +88,8 @@ export function validateProposal(
   if (typeof entityUrn !== 'string')
     throw new ValidationError(`Proposal field entityUrn must be a string, got ${describe(entityUrn)}`);
   const urn = parseUrn(entityUrn);
+  const tooLong = urnLengthProblem(urn);
+  if (tooLong !== undefined) throw new ValidationError(tooLong);
   if (urn.entityType !== entityType) {
     throw new ValidationError(`URN entity type does not match MCP entity type. ${urn.entityType} != ${entityType}`);
   }
@@ -133,6 +152,7 @@ function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, m
   let parsed: unknown;
   if (typeof raw === 'string') {
     checkSize(aspect, Buffer.byteLength(raw, 'utf8'), maxAspectBytes);
+    checkTextNestingDepth(raw, `The value of aspect ${aspect.name}`);
     try {
       parsed = JSON.parse(raw);
     } catch (error) {
@@ -181,6 +201,53 @@ function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, m
   return value;
 }
 
+/**
+ * Throws a {@link ValidationError} naming {@link MAX_JSON_NESTING_DEPTH} when `value` (parsed JSON: objects, arrays,
+ * primitives) nests arrays and objects deeper. Walks with an explicit stack, so that any depth can be measured; stops at
+ * the first level too deep. `what` starts the message (`The proposal`).
+ */
+export function checkNestingDepth(value: unknown, what: string): void {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    if (depth > MAX_JSON_NESTING_DEPTH) throw tooDeep(what);
+    for (const child of Object.values(next.value)) {
+      if (typeof child === 'object' && child !== null) pending.push({ value: child, depth });
+    }
+  }
+}
+
+/** {@link checkNestingDepth} for JSON text, measured on the text (brackets outside strings) before it is parsed. */
+function checkTextNestingDepth(text: string, what: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === BACKSLASH) index++;
+      else if (char === QUOTE) inString = false;
+    } else if (char === QUOTE) inString = true;
+    else if (char === OPEN_BRACE || char === OPEN_BRACKET) {
+      depth++;
+      if (depth > MAX_JSON_NESTING_DEPTH) throw tooDeep(what);
+    } else if (char === CLOSE_BRACE || char === CLOSE_BRACKET) depth--;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+function tooDeep(what: string): ValidationError {
+  return new ValidationError(
+    `${what} nests arrays and objects deeper than the limit of ${MAX_JSON_NESTING_DEPTH} levels`,
+  );
+}
+
 function checkSize(aspect: AspectSpec, bytes: number, maxAspectBytes: number): void {
   if (bytes > maxAspectBytes) {
     throw new PayloadTooLargeError(`Aspect ${aspect.name} is ${bytes} bytes, over the limit of ${maxAspectBytes}`);
@@ -188,8 +255,10 @@ function checkSize(aspect: AspectSpec, bytes: number, maxAspectBytes: number): v
 }
 
 /**
- * System metadata is checked leniently: known fields must have their types (`lastObserved` a number, `runId` a string,
- * `properties` a string map); null known fields are dropped; unknown fields are kept as sent.
+ * System metadata is checked leniently: known fields must have their types (`lastObserved` an integer the Avro record
+ * can carry, `runId` a string, `properties` a string map); null known fields are dropped; unknown fields are kept as
+ * sent. Whatever passes encodes as the `SystemMetadata` record: a value it cannot hold would otherwise fail (a 500)
+ * after validation, when the proposal is published.
  */
 function validateSystemMetadata(input: unknown): JsonObject | undefined {
   if (input === undefined || input === null) return undefined;
@@ -201,16 +270,21 @@ function validateSystemMetadata(input: unknown): JsonObject | undefined {
     if (SYSTEM_METADATA_STRINGS.includes(name) && typeof value !== 'string') {
       throw new ValidationError(`systemMetadata.${name} must be a string, got ${describe(value)}`);
     }
+    if (SYSTEM_METADATA_LONGS.includes(name) && !isAvroLong(value)) {
+      throw new ValidationError(
+        `systemMetadata.${name} must be an integer from ${AVRO_LONG_MIN} to ${AVRO_LONG_MAX} (an Avro long), got ${describe(value)}`,
+      );
+    }
     if (SYSTEM_METADATA_NUMBERS.includes(name) && (typeof value !== 'number' || !Number.isFinite(value))) {
       throw new ValidationError(`systemMetadata.${name} must be a number, got ${describe(value)}`);
     }
-    if (name === 'properties') {
-      output[name] = stringMap(value, 'systemMetadata.properties');
-      continue;
-    }
-    output[name] = value;
+    setOwn(output, name, name === 'properties' ? stringMap(value, 'systemMetadata.properties') : value);
   }
   return output;
+}
+
+function isAvroLong(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= AVRO_LONG_MIN && value <= AVRO_LONG_MAX;
 }
 
 function validateHeaders(input: unknown): Readonly<Record<string, string>> {
@@ -224,7 +298,7 @@ function stringMap(input: unknown, name: string): Record<string, string> {
   const output: Record<string, string> = {};
   for (const [key, value] of Object.entries(input)) {
     if (typeof value !== 'string') throw new ValidationError(`${name}.${key} must be a string, got ${describe(value)}`);
-    output[key] = value;
+    setOwn(output, key, value);
   }
   return output;
 }
@@ -242,7 +316,8 @@ function deepEqual(left: unknown, right: unknown): boolean {
   if (!isPlainObject(left) || !isPlainObject(right)) return false;
   const keys = Object.keys(left);
   return (
-    keys.length === Object.keys(right).length && keys.every((key) => key in right && deepEqual(left[key], right[key]))
+    keys.length === Object.keys(right).length &&
+    keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]))
   );
 }
 

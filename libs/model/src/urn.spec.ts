@@ -1,5 +1,14 @@
 import { BadRequestError, ValidationError } from './errors';
-import { InvalidUrnError, Urn, decodeUrnPathSegment, encodeUrnPathSegment, formatUrn, parseUrn } from './urn';
+import {
+  InvalidUrnError,
+  Urn,
+  decodeUrnPathSegment,
+  encodeUrnPathSegment,
+  formatUrn,
+  parseUrn,
+  urlEncodedLength,
+  urnLengthProblem,
+} from './urn';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)';
 const SCHEMA_FIELD = 'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),col)';
@@ -166,5 +175,57 @@ describe('URN path segments', () => {
     expect(encoded).toContain('%2C');
     expect(decodeUrnPathSegment(encoded)).toBe(SCHEMA_FIELD);
     expect(encodeUrnPathSegment('urn:li:tag:a b/c')).toBe('urn%3Ali%3Atag%3Aa%20b%2Fc');
+  });
+});
+
+describe('urlEncodedLength', () => {
+  // Java's URLEncoder.encode(text, UTF-8): letters, digits and ".-*_" stay, a space is "+", all else %XX per byte.
+  it.each([
+    ['', 0],
+    ['abcXYZ019.-*_', 13],
+    [' ', 1],
+    ['a b', 3],
+    [':', 3],
+    ['(,)', 9],
+    ['~', 3],
+    ['%', 3],
+    ['é', 6],
+    ['€', 9],
+    ['😀', 12],
+    ['urn:li:corpuser:jdoe', 26],
+    [DATASET, 75],
+  ])('given %j, when measured, then its URL-encoded length is %d', (text, length) => {
+    expect(urlEncodedLength(text)).toBe(length);
+  });
+
+  it('given a lone surrogate, when measured, then it counts as the "?" Java encodes it to', () => {
+    expect(urlEncodedLength('\uD83D')).toBe(3);
+    expect(urlEncodedLength('a\uDE00b')).toBe(5);
+  });
+});
+
+describe('urnLengthProblem', () => {
+  it('given URNs whose encoded length is 512 or less, when checked, then there is no problem', () => {
+    expect(urnLengthProblem(parseUrn(DATASET))).toBeUndefined();
+    // 506 characters, 512 encoded: each ":" is 3.
+    expect(urlEncodedLength(`urn:li:corpuser:${'a'.repeat(512 - 22)}`)).toBe(512);
+    expect(urnLengthProblem(parseUrn(`urn:li:corpuser:${'a'.repeat(512 - 22)}`))).toBeUndefined();
+  });
+
+  it('given a URN over 512 characters encoded, when checked, then DataHub’s message', () => {
+    expect(urnLengthProblem(parseUrn(`urn:li:corpuser:${'a'.repeat(512 - 21)}`))).toBe(
+      'Error: cannot provide an URN longer than 512 bytes (when URL encoded)',
+    );
+    // 200 ">" are 200 characters but 600 encoded (DataHub's own example).
+    expect(urnLengthProblem(parseUrn(`urn:li:corpuser:${'>'.repeat(200)}`))).toBe(
+      'Error: cannot provide an URN longer than 512 bytes (when URL encoded)',
+    );
+    expect(urnLengthProblem(parseUrn(`urn:li:corpuser:${'é'.repeat(100)}`))).toBe(
+      'Error: cannot provide an URN longer than 512 bytes (when URL encoded)',
+    );
+  });
+
+  it('given a schemaField URN of any length, when checked, then it is exempt, as in DataHub', () => {
+    expect(urnLengthProblem(parseUrn(`urn:li:schemaField:(${DATASET},${'c'.repeat(2000)})`))).toBeUndefined();
   });
 });

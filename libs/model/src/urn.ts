@@ -114,6 +114,48 @@ export function encodeUrnPathSegment(urn: string): string {
   return encodeURIComponent(urn).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
+/**
+ * DataHub's limit on a URN's length, URL-encoded (`UrnValidationUtil.URN_NUM_BYTES_LIMIT`): a longer URN cannot be
+ * read back through a URL path.
+ */
+export const MAX_URL_ENCODED_URN_LENGTH = 512;
+
+/** The entity type DataHub exempts from {@link MAX_URL_ENCODED_URN_LENGTH}. */
+const LENGTH_EXEMPT_ENTITY_TYPE = 'schemaField';
+
+/** Characters Java's `URLEncoder` leaves as they are. */
+const URL_ENCODER_KEEPS = /[A-Za-z0-9.\-*_]/;
+
+/**
+ * The length of `text` URL-encoded the way Java's `URLEncoder.encode(text, UTF_8)` does, which is how DataHub measures
+ * URNs: letters, digits and `.-*_` count one, a space one (`+`), every other character three per UTF-8 byte (`%XX`).
+ * A lone surrogate counts as the `?` Java encodes it to.
+ */
+export function urlEncodedLength(text: string): number {
+  let length = 0;
+  for (const char of text) {
+    const codePoint = char.codePointAt(0) ?? 0;
+    if (char === ' ' || URL_ENCODER_KEEPS.test(char)) length += 1;
+    else if (codePoint < 0x80) length += 3;
+    else if (codePoint < 0x800) length += 6;
+    else if (codePoint >= 0xd800 && codePoint <= 0xdfff) length += 3;
+    else if (codePoint < 0x10000) length += 9;
+    else length += 12;
+  }
+  return length;
+}
+
+/**
+ * DataHub's refusal of a URN too long to be read back (`UrnValidationUtil.validateUrn`): its message when the URN's
+ * {@link urlEncodedLength} is over {@link MAX_URL_ENCODED_URN_LENGTH} (schemaField URNs exempt), else undefined.
+ * Writes refuse such a URN as a validation error, reads as a bad request.
+ */
+export function urnLengthProblem(urn: Urn): string | undefined {
+  if (urn.entityType === LENGTH_EXEMPT_ENTITY_TYPE) return undefined;
+  if (urlEncodedLength(urn.toString()) <= MAX_URL_ENCODED_URN_LENGTH) return undefined;
+  return `Error: cannot provide an URN longer than ${MAX_URL_ENCODED_URN_LENGTH} bytes (when URL encoded)`;
+}
+
 /** Splits an id into its tuple parts (or `[id]`), checking balance and non-empty parts. */
 function splitId(text: string, id: string): readonly string[] {
   if (id === '') throw new InvalidUrnError(text, 'the entity id is empty');

@@ -239,3 +239,38 @@ describe('proposalsFromSnapshot', () => {
     });
   });
 });
+
+describe('proposalsFromSnapshot: hostile input', () => {
+  /** A dataset snapshot whose status aspect holds an unknown field nesting `depth` levels, parsed from JSON text. */
+  function deepSnapshot(depth: number): unknown {
+    const nested = `${'{"a":'.repeat(depth - 1)}{"a":1}${'}'.repeat(depth - 1)}`;
+    return JSON.parse(
+      `{"value": {"com.linkedin.metadata.snapshot.DatasetSnapshot": {"urn": "${datasetUrn}",
+        "aspects": [{"com.linkedin.common.Status": {"removed": true, "unknownField": ${nested}}}]}}}`,
+    );
+  }
+
+  it.each([5_000, 100_000])(
+    'given an aspect value nesting %d levels, when converted, then a ValidationError names the limit',
+    (depth) => {
+      const error = rejectionOf(deepSnapshot(depth));
+      expect(error.message).toContain('deeper than the limit of 1000 levels');
+    },
+  );
+
+  it('given deep system metadata, when converted, then a ValidationError names the limit', () => {
+    const systemMetadata = JSON.parse(`{"custom": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`) as unknown;
+    expect(() =>
+      proposalsOf(snapshotOf('com.linkedin.metadata.snapshot.DatasetSnapshot', { urn: datasetUrn }), systemMetadata),
+    ).toThrow('deeper than the limit of 1000 levels');
+  });
+
+  it('given a URN over 512 characters URL-encoded, when converted, then DataHub’s message', () => {
+    const urn = `urn:li:dataset:(urn:li:dataPlatform:hive,${'t'.repeat(500)},PROD)`;
+    for (const snapshot of [{ urn }, { urn, aspects: [{ 'com.linkedin.common.Status': { removed: false } }] }]) {
+      expect(rejectionOf(snapshotOf('com.linkedin.metadata.snapshot.DatasetSnapshot', snapshot)).message).toBe(
+        'Error: cannot provide an URN longer than 512 bytes (when URL encoded)',
+      );
+    }
+  });
+});

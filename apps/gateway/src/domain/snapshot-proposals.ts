@@ -1,4 +1,5 @@
 import {
+  checkNestingDepth,
   parseUrn,
   StrataError,
   ValidationError,
@@ -19,7 +20,8 @@ function restRecordName(name: string): string {
  *
  * Accepted: `{value: {<…Snapshot>: {urn, aspects: [{<aspect record name>: value}, …]}}}`; aspects may also be direct
  * members of the snapshot named after the aspect (the glossary-term shape of DataHub's docs). A snapshot with no
- * aspects creates the entity (its key aspect).
+ * aspects creates the entity (its key aspect). A snapshot nesting deeper than `MAX_JSON_NESTING_DEPTH` is refused
+ * before its aspect values are serialized (which would overflow the stack).
  */
 export function proposalsFromSnapshot(
   registry: EntityRegistry,
@@ -27,6 +29,7 @@ export function proposalsFromSnapshot(
   systemMetadata: unknown,
   maxAspectBytes: number,
 ): ValidatedProposal[] {
+  checkNestingDepth(entityInput, 'The snapshot');
   const union = objectOrThrow(objectOrThrow(entityInput, 'entity')['value'], 'entity.value');
   const names = Object.keys(union);
   if (names.length !== 1) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineRoute, restliListParam, type Route } from '@strata/http';
-import type { EntityReader, ReadAspect, ReadEntity } from '../reads/entity-reader';
+import { defineRoute, restliErrorBody, restliListParam, toClientError, type Route } from '@strata/http';
+import { StrataError } from '@strata/model';
+import type { EntityReader, ReadAspect, ReadEntity, ResolvedUrn } from '../reads/entity-reader';
 
 const urnKey = { name: 'urn', description: 'Entity URN, raw or percent-encoded.' };
 
@@ -22,14 +23,30 @@ export function readRoutes(reader: EntityReader): Route[] {
       resource: '/entitiesV2',
       family: 'restli',
       summary: 'Latest aspects of several entities (Rest.li batch get).',
+      description:
+        'An id that is no readable URN (malformed, of an unknown entity type, too long) is answered in `errors` under the id as given, with its Rest.li error; the other ids are answered in `results`. An unknown aspect in `aspects` fails the whole request.',
       query: z.object({
         ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)),
         aspects: restliListParam().optional(),
       }),
       handle: async ({ query }) => {
-        const results: Record<string, unknown> = {};
-        for (const urn of query.ids) results[urn] = entityV2Body(await reader.getEntity(urn, query.aspects));
-        return { body: { results, statuses: {}, errors: {} } };
+        // Entries, not assignments: an id such as "__proto__" must stay an ordinary key of the answer.
+        const results: [string, unknown][] = [];
+        const errors: [string, unknown][] = [];
+        for (const id of query.ids) {
+          let resolved: ResolvedUrn;
+          try {
+            resolved = reader.resolve(id);
+          } catch (error) {
+            if (!(error instanceof StrataError)) throw error;
+            errors.push([id, restliErrorBody(toClientError(error))]);
+            continue;
+          }
+          results.push([id, entityV2Body(await reader.getEntity(resolved, query.aspects))]);
+        }
+        return {
+          body: { results: Object.fromEntries(results), statuses: {}, errors: Object.fromEntries(errors) },
+        };
       },
     }),
     defineRoute({
@@ -47,6 +64,7 @@ export function readRoutes(reader: EntityReader): Route[] {
       key: urnKey,
       family: 'restli',
       summary: 'One version of one aspect: 0 (the default) is the latest; negative counts back from it.',
+      example: { query: { aspect: 'datasetProperties', version: '0' } },
       query: z.object({
         aspect: z.string().min(1),
         version: z.coerce.number().int().default(0),

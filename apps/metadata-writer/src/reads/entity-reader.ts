@@ -3,6 +3,7 @@ import {
   InvalidUrnError,
   NotFoundError,
   parseUrn,
+  urnLengthProblem,
   type AspectSpec,
   type EntityRegistry,
   type EntitySpec,
@@ -18,6 +19,13 @@ export interface ReadAspect {
   readonly value: JsonObject;
   readonly systemMetadata: JsonObject | undefined;
   readonly created: { readonly time: number; readonly actor: string } | undefined;
+}
+
+/** A URN from a request, known to name an entity of the registry, with the key it stands for. */
+export interface ResolvedUrn {
+  readonly urn: Urn;
+  readonly entity: EntitySpec;
+  readonly key: JsonObject;
 }
 
 export interface ReadEntity {
@@ -37,8 +45,9 @@ export class EntityReader {
     private readonly registry: EntityRegistry,
   ) {}
 
-  async getEntity(urnText: string, aspectNames?: readonly string[]): Promise<ReadEntity> {
-    const { urn, entity } = this.resolve(urnText);
+  /** The entity of a URN (text, or already {@link resolve}d). */
+  async getEntity(urnOrText: string | ResolvedUrn, aspectNames?: readonly string[]): Promise<ReadEntity> {
+    const { urn, entity, key } = typeof urnOrText === 'string' ? this.resolve(urnOrText) : urnOrText;
     const requested = aspectNames?.map((name) => this.aspectOf(entity, name));
     const versioned = (requested ?? entity.aspects)
       .filter((spec) => spec.kind === 'versioned')
@@ -53,7 +62,7 @@ export class EntityReader {
         : {
             spec: entity.keyAspect,
             version: 0,
-            value: entity.keyFromUrn(urn),
+            value: key,
             systemMetadata: undefined,
             created: undefined,
           },
@@ -87,17 +96,22 @@ export class EntityReader {
     return { ...readAspect(spec, row), requested: version < 0 ? ordinal : version };
   }
 
-  private resolve(urnText: string): { urn: Urn; entity: EntitySpec } {
-    let urn: Urn;
+  /**
+   * Reads a URN from a request. Throws {@link BadRequestError} when it does not parse, is too long to be written (so
+   * could never have been), names an unknown entity type, or does not fit its entity's key.
+   */
+  resolve(urnText: string): ResolvedUrn {
     try {
-      urn = parseUrn(urnText);
+      const urn = parseUrn(urnText);
+      const tooLong = urnLengthProblem(urn);
+      if (tooLong !== undefined) throw new BadRequestError(tooLong);
+      const entity = this.registry.entity(urn.entityType);
+      if (!entity) throw new BadRequestError(`Unknown entity type ${urn.entityType} in URN ${urnText}`);
+      return { urn, entity, key: entity.keyFromUrn(urn) };
     } catch (error) {
       if (error instanceof InvalidUrnError) throw new BadRequestError(error.message, { cause: error });
       throw error;
     }
-    const entity = this.registry.entity(urn.entityType);
-    if (!entity) throw new BadRequestError(`Unknown entity type ${urn.entityType} in URN ${urnText}`);
-    return { urn, entity };
   }
 
   private aspectOf(entity: EntitySpec, name: string): AspectSpec {
