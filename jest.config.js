@@ -11,6 +11,7 @@ module.exports = {
   moduleNameMapper: {
     '^@strata/schemas$': '<rootDir>/schemas/index.js',
     '^@strata/(gateway|metadata-writer|search-indexer)$': '<rootDir>/apps/$1/src/index.ts',
+    '^@strata/testing/specifications$': '<rootDir>/libs/testing/src/specifications.ts',
     '^@strata/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing.ts',
     '^@strata/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
   },

@@ -435,17 +435,33 @@ describe.each(deploymentNames)('%s', (deployment) => {
   });
 
   describe('observability', () => {
-    it('reports the indexer’s progress and lag, and its metrics', async () => {
+    it('reports the indexer’s progress and lag, as a whole and per hook, and its metrics', async () => {
       const progress = await http.get('/openapi/operations/indices/progress');
       expect(progress.status).toBe(200);
-      const report = progress.json as { indexer: string; recordsApplied: number; partitions: { lagMs: number }[] };
+      const report = progress.json as {
+        indexer: string;
+        recordsApplied: number;
+        recordsSkipped: number;
+        partitions: { lagMs: number }[];
+        hooks: { hook: string; recordsApplied: number; partitions: { offset: string; lagMs: number }[] }[];
+      };
       expect(report.indexer).toBe('search-indexer');
       expect(report.recordsApplied).toBeGreaterThan(0);
+      expect(report.recordsSkipped).toBe(0);
       expect(report.partitions.length).toBeGreaterThan(0);
+      expect(report.hooks.map((hook) => hook.hook)).toEqual(['search', 'graph']);
+      for (const hook of report.hooks) {
+        expect(hook.recordsApplied).toBeGreaterThan(0);
+        expect(hook.partitions.length).toBeGreaterThan(0);
+      }
       const metricsOwner = strata.processes['search-indexer'] ?? strata.processes['strata'];
       const metrics = await new TestHttpClient(metricsOwner?.baseUrl ?? '').get('/metrics');
       expect(metrics.status).toBe(200);
-      expect(metrics.text).toMatch(/strata_index_records_applied_total\{indexer="search-indexer"\} [1-9]/);
+      for (const hook of ['search', 'graph']) {
+        expect(metrics.text).toMatch(
+          new RegExp(`strata_change_log_records_applied_total\\{consumer="search-indexer",hook="${hook}"\\} [1-9]`),
+        );
+      }
     });
   });
 });

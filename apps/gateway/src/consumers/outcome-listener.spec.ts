@@ -33,6 +33,7 @@ function outcome(
     errorCode: null,
     error: null,
     indexedChangeLogs: 1,
+    changeLogTopics: ['MetadataChangeLog_Versioned_v1'],
     timestampMillis: 1_700_000_000_000,
     ...overrides,
   };
@@ -83,41 +84,90 @@ describe('OutcomeListener', () => {
     await log.publish(outcomes.map((value) => ({ topic, key: value.entityUrn, value: serde.outcome.encode(value) })));
   }
 
-  async function acknowledge(requestId: string, indexer: string): Promise<void> {
+  async function acknowledge(requestId: string, indexer: string, skipped?: string): Promise<void> {
     await log.publish([
       {
         topic: acknowledgementTopic,
         key: urn,
-        value: serde.indexAcknowledgement.encode({ requestId, indexer, entityUrn: urn, timestampMillis: 1 }),
+        value: serde.indexAcknowledgement.encode({
+          requestId,
+          indexer,
+          entityUrn: urn,
+          timestampMillis: 1,
+          status: skipped === undefined ? 'APPLIED' : 'SKIPPED',
+          error: skipped ?? null,
+        }),
       },
     ]);
   }
 
-  describe('waiting for indexing', () => {
-    it('given acknowledgements that arrive before the wait begins, then the wait resolves once every indexer acknowledged', async () => {
-      await listener.start();
-      const indexing = listener.expectIndexing(['r-1', 'r-2'], ['search-indexer', 'graph-indexer']);
+  /** Lets the listener consume what was published so far: an outcome published after it is delivered after it. */
+  let sentinels = 0;
+  async function consumed(): Promise<void> {
+    const id = `sentinel-${(sentinels += 1)}`;
+    const sentinel = listener.expect([id], 10_000, 'http-request');
+    await publish(outcome(id));
+    await sentinel;
+  }
 
-      await acknowledge('r-1', 'search-indexer');
-      await acknowledge('r-other', 'graph-indexer');
-      const sentinel = listener.expect(['r-sentinel'], 10_000, 'http-request');
-      await publish(outcome('r-sentinel'));
-      await sentinel;
-      const waiting = track(indexing.wait(['r-1'], 10_000, 'http-request'));
+  describe('waiting for indexing', () => {
+    it('given acknowledgements that arrive before the wait begins, then the wait resolves once every read model listed acknowledged', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-1', 'r-2']);
+
+      await acknowledge('r-1', 'search');
+      await acknowledge('r-other', 'graph');
+      await consumed();
+      const waiting = track(indexing.wait(new Map([['r-1', ['search', 'graph']]]), 10_000, 'http-request'));
       await new Promise((resolve) => setImmediate(resolve));
       expect(waiting.settled()).toBe(false);
 
-      await acknowledge('r-1', 'graph-indexer');
-      await expect(waiting.promise).resolves.toBeUndefined();
+      await acknowledge('r-1', 'graph');
+      await expect(waiting.promise).resolves.toEqual([]);
       // r-2 was registered but not waited for (its outcome produced no change log): forgotten with the rest.
       expect((listener as unknown as { indexingWaiters: Map<string, unknown> }).indexingWaiters.size).toBe(0);
     });
 
+    it('given a read model acknowledges a change log as skipped, then the wait resolves at once and reports it', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-1', 'r-2']);
+      const waiting = indexing.wait(
+        new Map([
+          ['r-1', ['search', 'graph']],
+          ['r-2', ['search']],
+        ]),
+        10_000,
+        'http-request',
+      );
+      await acknowledge('r-1', 'search');
+      await acknowledge('r-1', 'graph', 'search-indexer skipped the change log at T/0@7: Unknown aspect x');
+      await acknowledge('r-2', 'search');
+
+      await expect(waiting).resolves.toEqual([
+        {
+          requestId: 'r-1',
+          readModel: 'graph',
+          error: 'search-indexer skipped the change log at T/0@7: Unknown aspect x',
+        },
+      ]);
+    });
+
+    it('waits only for the read models listed, ignoring acknowledgements of others', async () => {
+      await listener.start();
+      const indexing = listener.expectIndexing(['r-1']);
+      const waiting = track(indexing.wait(new Map([['r-1', ['timeseries']]]), 10_000, 'http-request'));
+      await acknowledge('r-1', 'search');
+      await consumed();
+      expect(waiting.settled()).toBe(false);
+      await acknowledge('r-1', 'timeseries');
+      await expect(waiting.promise).resolves.toEqual([]);
+    });
+
     it('given no acknowledgement arrives, when the timeout passes, then the wait rejects with a TimeoutError saying the write was applied', async () => {
       await listener.start();
-      const indexing = listener.expectIndexing(['r-slow'], ['search-indexer']);
+      const indexing = listener.expectIndexing(['r-slow']);
 
-      const error = await indexing.wait(['r-slow'], 50, 'http-request').then(
+      const error = await indexing.wait(new Map([['r-slow', ['search']]]), 50, 'http-request').then(
         () => undefined,
         (caught: unknown) => caught,
       );
@@ -127,10 +177,13 @@ describe('OutcomeListener', () => {
       expect((listener as unknown as { indexingWaiters: Map<string, unknown> }).indexingWaiters.size).toBe(0);
     });
 
-    it('given an empty list to wait for, then the wait resolves at once', async () => {
+    it('given nothing to wait for, then the wait resolves at once', async () => {
       await listener.start();
-      const indexing = listener.expectIndexing(['r-unchanged'], ['search-indexer']);
-      await expect(indexing.wait([], 10_000, 'http-request')).resolves.toBeUndefined();
+      const indexing = listener.expectIndexing(['r-unchanged']);
+      await expect(indexing.wait(new Map(), 10_000, 'http-request')).resolves.toEqual([]);
+      await expect(
+        listener.expectIndexing(['r-no-model']).wait(new Map([['r-no-model', []]]), 10_000, 'http-request'),
+      ).resolves.toEqual([]);
     });
   });
 

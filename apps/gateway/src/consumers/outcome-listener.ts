@@ -2,8 +2,9 @@
  * Resolves requests waiting for the outcome of their proposals, from `MetadataChangeProposalOutcome_v1`, and requests
  * waiting for their proposals to be indexed, from the indexers' acknowledgements on `MetadataIndexAcknowledgement_v1`.
  *
- * Delivery policy: each gateway instance reads the topic in a consumer group of its own, starting at the end of the log
- * when it starts (outcomes of earlier requests concern nobody waiting now). Outcomes for ids no request here waits for
+ * Delivery policy: each gateway instance reads the topic in a consumer group of its own (named after its instance id,
+ * stable across restarts; the subscription is exclusive, so a second gateway with the same id fails to start), starting
+ * at the end of the log the first time (outcomes of earlier requests concern nobody waiting now). Outcomes for ids no request here waits for
  * are skipped, and a redelivered outcome finds its waiter gone: both are harmless, so the batch is always committed.
  * Undecodable records are skipped with a warning — they cannot belong to a waiting request.
  */
@@ -26,20 +27,34 @@ interface Waiter {
   resolve(outcome: MetadataChangeProposalOutcome): void;
 }
 
+/** The acknowledgements received so far for one proposal, by read model. */
 interface IndexingWaiter {
-  /** Indexers that have not acknowledged yet. */
-  readonly pending: Set<string>;
-  resolve(): void;
+  readonly received: Map<string, MetadataIndexAcknowledgement>;
+  /** Wakes the wait for this proposal, if one is in progress, to look again. */
+  wake?: () => void;
+}
+
+/** A read model that skipped a change log it can never apply: the write is stored, but reads will not show it. */
+export interface SkippedIndexing {
+  readonly requestId: string;
+  /** The read model (change-log hook) that skipped it. */
+  readonly readModel: string;
+  readonly error: string;
 }
 
 /** Requests registered to wait for indexing; see {@link OutcomeListener.expectIndexing}. */
 export interface IndexingWait {
   /**
-   * Waits until every awaited indexer acknowledged each of `requestIds` (a subset of those registered; the others are
-   * dropped at once), rejecting after `timeoutMs` with a TimeoutError naming the HTTP request's id. Forgets every
+   * Waits until each proposal id of `required` has been acknowledged by every read model listed for it (ids not
+   * registered, or with no read model, are not waited for), rejecting after `timeoutMs` with a TimeoutError naming the
+   * HTTP request's id. Resolves with the read models that skipped a change log instead of applying it. Forgets every
    * registered id when it settles.
    */
-  wait(requestIds: readonly string[], timeoutMs: number, requestId: string): Promise<void>;
+  wait(
+    required: ReadonlyMap<string, readonly string[]>,
+    timeoutMs: number,
+    requestId: string,
+  ): Promise<readonly SkippedIndexing[]>;
   /** Forgets every registered id. */
   cancel(): void;
 }
@@ -56,6 +71,8 @@ export class OutcomeListener {
       groupId: this.options.groupId,
       topics: [this.options.topic, this.options.acknowledgementTopic],
       fromBeginning: false,
+      // Every instance must see every outcome: two gateways sharing a group would each miss half of them.
+      exclusive: true,
       handleBatch: (records) => {
         this.deliver(records);
         return Promise.resolve();
@@ -101,26 +118,27 @@ export class OutcomeListener {
   }
 
   /**
-   * Registers interest in the indexers' acknowledgements of these request ids — before their proposals are published
-   * — and returns the handle to wait on once the outcomes say which of them produced change logs.
+   * Registers interest in the read models' acknowledgements of these request ids — before their proposals are
+   * published, so that none slips past — and returns the handle to wait on once the outcomes say which read models
+   * each proposal's change logs go to.
    */
-  expectIndexing(requestIds: readonly string[], indexers: readonly string[]): IndexingWait {
-    const done = new Map<string, Promise<void>>();
+  expectIndexing(requestIds: readonly string[]): IndexingWait {
+    const waiters = new Map<string, IndexingWaiter>();
     for (const id of requestIds) {
-      done.set(
-        id,
-        new Promise<void>((resolve) => {
-          const pending = new Set(indexers);
-          if (pending.size === 0) resolve();
-          else this.indexingWaiters.set(id, { pending, resolve });
-        }),
-      );
+      const waiter: IndexingWaiter = { received: new Map() };
+      waiters.set(id, waiter);
+      this.indexingWaiters.set(id, waiter);
     }
     const forget = () => {
       for (const id of requestIds) this.indexingWaiters.delete(id);
     };
+    const missing = (required: ReadonlyMap<string, readonly string[]>): boolean =>
+      [...required].some(([id, readModels]) => {
+        const waiter = waiters.get(id);
+        return waiter !== undefined && readModels.some((name) => !waiter.received.has(name));
+      });
     return {
-      wait: async (ids, timeoutMs, requestId) => {
+      wait: async (required, timeoutMs, requestId) => {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<never>((_resolve, reject) => {
           timer = setTimeout(() => {
@@ -132,11 +150,29 @@ export class OutcomeListener {
           }, timeoutMs);
         });
         try {
-          await Promise.race([Promise.all(ids.map((id) => done.get(id) ?? Promise.resolve())), timeout]);
+          while (missing(required)) {
+            const acknowledged = new Promise<void>((resolve) => {
+              for (const id of required.keys()) {
+                const waiter = waiters.get(id);
+                if (waiter !== undefined) waiter.wake = resolve;
+              }
+            });
+            await Promise.race([acknowledged, timeout]);
+          }
         } finally {
           clearTimeout(timer);
           forget();
         }
+        const skipped: SkippedIndexing[] = [];
+        for (const [id, readModels] of required) {
+          for (const name of readModels) {
+            const acknowledgement = waiters.get(id)?.received.get(name);
+            if (acknowledgement?.status === 'SKIPPED') {
+              skipped.push({ requestId: id, readModel: name, error: acknowledgement.error ?? 'skipped' });
+            }
+          }
+        }
+        return skipped;
       },
       cancel: forget,
     };
@@ -178,10 +214,7 @@ export class OutcomeListener {
     }
     const waiter = this.indexingWaiters.get(acknowledgement.requestId);
     if (!waiter) return;
-    waiter.pending.delete(acknowledgement.indexer);
-    if (waiter.pending.size === 0) {
-      this.indexingWaiters.delete(acknowledgement.requestId);
-      waiter.resolve();
-    }
+    waiter.received.set(acknowledgement.indexer, acknowledgement);
+    waiter.wake?.();
   }
 }

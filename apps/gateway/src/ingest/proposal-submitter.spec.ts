@@ -33,7 +33,7 @@ describe('ProposalSubmitter', () => {
       topics: defaultTopicNames,
       outcomes,
       outcomeTimeoutMs: 1_000,
-      awaitedIndexers: ['search-indexer'],
+      readModels: [{ name: 'search', topics: [defaultTopicNames.metadataChangeLogVersioned] }],
     });
 
     const submission = { requestId: 'request-1', actor: 'urn:li:corpuser:x', traceId: 't', wait: true };

@@ -7,7 +7,7 @@ import {
   type TopicNames,
 } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { OutcomeListener } from '../consumers/outcome-listener';
+import type { OutcomeListener, SkippedIndexing } from '../consumers/outcome-listener';
 
 /** Who submits, and how to correlate what follows. */
 export interface Submission {
@@ -25,17 +25,28 @@ export interface SubmitResult {
   readonly outcomes: readonly MetadataChangeProposalOutcome[];
   /** The request id of each proposal (the outcome topic's correlation id). */
   readonly proposalIds: readonly string[];
+  /** When waiting for indexing: read models that skipped a change log of these proposals (reads will not show it). */
+  readonly skippedIndexing: readonly SkippedIndexing[];
 }
 
 export interface ProposalSubmitterOptions {
   readonly log: MessageLog;
   readonly serde: EventSerde;
   readonly topics: TopicNames;
-  readonly outcomes: OutcomeListener;
+  readonly outcomes: Pick<OutcomeListener, 'expect' | 'expectIndexing' | 'cancel'>;
   /** How long a synchronous request waits for its outcome before answering 504, and again for its indexing. */
   readonly outcomeTimeoutMs: number;
-  /** The indexers whose acknowledgements a request waiting for indexing needs (`search-indexer`). */
-  readonly awaitedIndexers: readonly string[];
+  /**
+   * The read models of the deployment (change-log hooks serving reads, as the services publish them): a request
+   * waiting for indexing waits for those consuming the topics its proposals produced change logs on.
+   */
+  readonly readModels: readonly ReadModel[];
+}
+
+/** A read model, as the gateway learns it: its name and the change-log topics it consumes. */
+export interface ReadModel {
+  readonly name: string;
+  readonly topics: readonly string[];
 }
 
 /**
@@ -67,9 +78,7 @@ export class ProposalSubmitter {
       : undefined;
     // Registered before publishing, like the outcome: an acknowledgement must not slip past.
     const indexing =
-      submission.waitForIndexing === true
-        ? this.options.outcomes.expectIndexing(proposalIds, this.options.awaitedIndexers)
-        : undefined;
+      submission.waitForIndexing === true ? this.options.outcomes.expectIndexing(proposalIds) : undefined;
     try {
       await this.options.log.publish(records);
     } catch (error) {
@@ -87,22 +96,42 @@ export class ProposalSubmitter {
       throw error;
     }
     const rejected = outcomes.filter((outcome) => outcome.status === 'REJECTED');
+    let skippedIndexing: readonly SkippedIndexing[] = [];
     if (indexing) {
       if (rejected.length > 0) indexing.cancel();
       else {
-        // Only proposals that changed a versioned aspect produce change logs for the indexers to acknowledge.
-        const indexed = outcomes
-          .filter((outcome) => outcome.status === 'APPLIED' && (outcome.indexedChangeLogs ?? 0) > 0)
-          .map((outcome) => outcome.requestId);
-        await indexing.wait(indexed, this.options.outcomeTimeoutMs, submission.requestId);
+        skippedIndexing = await indexing.wait(
+          this.awaitedReadModels(outcomes),
+          this.options.outcomeTimeoutMs,
+          submission.requestId,
+        );
       }
     }
-    if (rejected.length > 0) {
-      const first = rejected[0];
-      const message = rejected.map((outcome) => outcome.error ?? 'rejected').join('\n');
-      throw errorFromCode(first?.errorCode ?? 'validation', message);
+    if (rejected.length > 0) throw rejectionOf(outcomes);
+    return { outcomes, proposalIds, skippedIndexing };
+  }
+
+  /**
+   * For each applied proposal, the read models that consume a topic it produced change logs on (the writer marked
+   * the last change log on each of those topics to be acknowledged). Outcomes of a writer that did not report topics
+   * count their versioned change logs.
+   */
+  private awaitedReadModels(outcomes: readonly MetadataChangeProposalOutcome[]): Map<string, string[]> {
+    const awaited = new Map<string, string[]>();
+    for (const outcome of outcomes) {
+      if (outcome.status !== 'APPLIED') continue;
+      const topics =
+        outcome.changeLogTopics.length > 0
+          ? outcome.changeLogTopics
+          : (outcome.indexedChangeLogs ?? 0) > 0
+            ? [this.options.topics.metadataChangeLogVersioned]
+            : [];
+      const readModels = this.options.readModels
+        .filter((model) => model.topics.some((topic) => topics.includes(topic)))
+        .map((model) => model.name);
+      if (readModels.length > 0) awaited.set(outcome.requestId, readModels);
     }
-    return { outcomes, proposalIds };
+    return awaited;
   }
 
   private toRecord(proposal: ValidatedProposal): MetadataChangeProposal {
@@ -122,4 +151,36 @@ export class ProposalSubmitter {
       headers: Object.keys(proposal.headers).length > 0 ? { ...proposal.headers } : null,
     };
   }
+}
+
+/**
+ * The error of a request with refused proposals. One proposal: its own error. Several: a batch is applied proposal by
+ * proposal (each travels keyed by its own entity, ADR 11), so the answer says exactly which were applied, with their
+ * versions, and why each other one was refused — in the message and, per proposal, in the error's details.
+ */
+function rejectionOf(outcomes: readonly MetadataChangeProposalOutcome[]): Error {
+  const rejected = outcomes.filter((outcome) => outcome.status === 'REJECTED');
+  const first = rejected[0];
+  const code = first?.errorCode ?? 'validation';
+  if (outcomes.length === 1) return errorFromCode(code, first?.error ?? 'rejected');
+  const accepted = outcomes.length - rejected.length;
+  const summary =
+    accepted === 0
+      ? `All ${outcomes.length} proposals were refused; nothing was applied.`
+      : `${rejected.length} of ${outcomes.length} proposals were refused; the other ${accepted} ${accepted === 1 ? 'was' : 'were'} applied (a batch is applied proposal by proposal, not all or nothing).`;
+  const lines = outcomes.map((outcome, index) => {
+    if (outcome.status === 'REJECTED') return `proposals[${index}]: refused: ${outcome.error ?? 'rejected'}`;
+    if (outcome.status === 'UNCHANGED') return `proposals[${index}]: applied, unchanged`;
+    return `proposals[${index}]: applied${outcome.version === null ? '' : `, version ${outcome.version}`}`;
+  });
+  return errorFromCode(code, [summary, ...lines].join('\n'), {
+    outcomes: outcomes.map((outcome, index) => ({
+      index,
+      entityUrn: outcome.entityUrn,
+      aspectName: outcome.aspectName,
+      status: outcome.status,
+      ...(outcome.version === null ? {} : { version: outcome.version }),
+      ...(outcome.status === 'REJECTED' ? { error: outcome.error ?? 'rejected' } : {}),
+    })),
+  });
 }

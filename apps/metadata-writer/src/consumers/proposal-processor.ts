@@ -134,20 +134,18 @@ export class ProposalProcessor {
       }
       state.apply(decision.mutations);
       mutations.push(...decision.mutations);
-      const indexed = decision.changeLogs.filter((draft) => !draft.timeseries);
-      const lastIndexed = indexed[indexed.length - 1];
-      const awaitIndexing = candidate.record.headers[RecordHeader.awaitIndexing] === 'true';
-      outbox.push(
-        ...decision.changeLogs.map((draft) =>
-          this.changeLogRecord(
-            draft,
-            // The last versioned change log of a proposal that waits for indexing asks the indexers to acknowledge.
-            awaitIndexing && draft === lastIndexed ? { ...headers, [RecordHeader.awaitIndexing]: 'true' } : headers,
-          ),
-        ),
-      );
+      const changeLogs = decision.changeLogs.map((draft) => this.changeLogRecord(draft, headers));
+      // A proposal waiting for indexing marks the last change log on each topic: the read models consuming that topic
+      // acknowledge it, and the change logs of one entity before it (same partition, in order) with it.
+      if (candidate.record.headers[RecordHeader.awaitIndexing] === 'true') markLastPerTopic(changeLogs);
+      outbox.push(...changeLogs);
       if (candidate.requestId) {
-        outbox.push(this.outcomeRecord(candidate, decision.outcome, headers, indexed.length));
+        outbox.push(
+          this.outcomeRecord(candidate, decision.outcome, headers, {
+            indexedChangeLogs: decision.changeLogs.filter((draft) => !draft.timeseries).length,
+            changeLogTopics: [...new Set(changeLogs.map((record) => record.topic))],
+          }),
+        );
       }
     }
     await this.options.store.commit({
@@ -190,7 +188,10 @@ export class ProposalProcessor {
     candidate: Candidate,
     outcome: ProposalOutcome,
     headers: Record<string, string>,
-    indexedChangeLogs = 0,
+    changeLogs: { readonly indexedChangeLogs: number; readonly changeLogTopics: string[] } = {
+      indexedChangeLogs: 0,
+      changeLogTopics: [],
+    },
   ): OutboxRecord {
     const rejected = outcome.status === 'REJECTED';
     return {
@@ -206,7 +207,7 @@ export class ProposalProcessor {
         version: !rejected && outcome.version !== undefined ? outcome.version : null,
         errorCode: rejected ? outcome.errorCode : null,
         error: rejected ? outcome.error : null,
-        indexedChangeLogs,
+        ...changeLogs,
         timestampMillis: this.options.now(),
       }),
     };
@@ -266,6 +267,16 @@ class BatchState {
           break;
       }
     }
+  }
+}
+
+/** Adds `strata-await-indexing` to the last record of each topic (records are new objects, built for this batch). */
+function markLastPerTopic(records: OutboxRecord[]): void {
+  const last = new Map<string, number>();
+  records.forEach((record, index) => last.set(record.topic, index));
+  for (const index of last.values()) {
+    const record = records[index];
+    if (record) records[index] = { ...record, headers: { ...record.headers, [RecordHeader.awaitIndexing]: 'true' } };
   }
 }
 

@@ -7,11 +7,19 @@ import {
   type EntitySpec,
   type SearchableFieldSpec,
 } from '@strata/model';
-import type { DocumentWrite, FieldContribution, FieldValue, GraphEdge, SearchDocument } from '@strata/indices';
+import type {
+  DocumentWrite,
+  FieldContribution,
+  FieldValue,
+  GraphChange,
+  GraphEdge,
+  SearchDocument,
+} from '@strata/indices';
 
 /**
- * How one versioned change log changes the search document and the graph edges of its entity. Pure: the consumer
- * reads the current documents, folds a batch's changes through {@link evolve} in log order, and writes the result.
+ * How one versioned change log changes the search document and the graph edges of its entity. Pure: the search hook
+ * reads the current documents, folds a batch's changes through {@link evolveDocument} in log order and writes the
+ * result; the graph hook turns each change into a {@link GraphChange} and applies them in order.
  */
 
 /** A versioned change log, decoded. */
@@ -28,39 +36,40 @@ export interface AspectChange {
   readonly createdBy?: string;
 }
 
-/** What a change does to the read models. */
-export interface Evolution {
-  /** The entity's document afterwards, or null once the entity is deleted. */
-  readonly document: SearchDocument | null;
-  readonly graph:
-    | { readonly kind: 'replace'; readonly aspect: string; readonly edges: GraphEdge[] }
-    | { readonly kind: 'removeEntity' };
-}
-
 /**
- * Applies a change to the entity's current document (undefined: none yet; null: deleted earlier in the batch).
- * - DELETE of the key aspect deletes the entity: no document, and no edge from or to it.
- * - DELETE of another aspect removes that aspect's contribution and edges.
- * - Any other change replaces the aspect's contribution ({@link contributionOf}) and edges ({@link edgesOf}).
+ * The entity's search document after a change (undefined: none yet; null: deleted earlier in the batch).
+ * - DELETE of the key aspect deletes the entity: no document (null).
+ * - DELETE of another aspect removes that aspect's contribution.
+ * - Any other change replaces the aspect's contribution ({@link contributionOf}).
  */
-export function evolve(current: SearchDocument | null | undefined, change: AspectChange): Evolution {
+export function evolveDocument(
+  current: SearchDocument | null | undefined,
+  change: AspectChange,
+): SearchDocument | null {
   const isDelete = change.changeType === 'DELETE';
-  if (isDelete && change.aspectName === change.entity.keyAspect.name) {
-    return { document: null, graph: { kind: 'removeEntity' } };
-  }
+  if (isDelete && change.aspectName === change.entity.keyAspect.name) return null;
   const others = Object.entries(current?.aspects ?? {}).filter(([name]) => name !== change.aspectName);
   const aspects: Record<string, FieldContribution> = Object.fromEntries(
     isDelete
       ? others
       : [...others, [change.aspectName, contributionOf(change.entity, change.aspectName, change.value)]],
   );
+  return { urn: change.urn, entityType: change.entity.name, aspects };
+}
+
+/**
+ * What a change does to the graph: DELETE of the key aspect removes every edge from or to the entity; DELETE of
+ * another aspect removes that aspect's edges; any other change replaces them with the edges the value implies
+ * ({@link edgesOf}).
+ */
+export function graphChangeOf(change: AspectChange): GraphChange {
+  const isDelete = change.changeType === 'DELETE';
+  if (isDelete && change.aspectName === change.entity.keyAspect.name) return { kind: 'removeEntity', urn: change.urn };
   return {
-    document: { urn: change.urn, entityType: change.entity.name, aspects },
-    graph: {
-      kind: 'replace',
-      aspect: change.aspectName,
-      edges: isDelete ? [] : edgesOf(change.entity, change.aspectName, change.value, change),
-    },
+    kind: 'replaceEdges',
+    source: change.urn,
+    aspect: change.aspectName,
+    edges: isDelete ? [] : edgesOf(change.entity, change.aspectName, change.value, change),
   };
 }
 
@@ -71,9 +80,17 @@ export function evolve(current: SearchDocument | null | undefined, change: Aspec
  */
 export function contributionOf(entity: EntitySpec, aspectName: string, value: unknown): FieldContribution {
   const fields: Record<string, FieldValue[]> = {};
+  // Each value once per field, in first-seen order; a Set per field keeps large aspects (100,000 owners) linear.
+  const seen = new Map<string, Set<FieldValue>>();
   const add = (name: string, values: readonly FieldValue[]) => {
     const list = (fields[name] ??= []);
-    for (const item of values) if (!list.includes(item)) list.push(item);
+    let known = seen.get(name);
+    if (known === undefined) seen.set(name, (known = new Set(list)));
+    for (const item of values) {
+      if (known.has(item)) continue;
+      known.add(item);
+      list.push(item);
+    }
   };
   for (const spec of searchableFields(entity)) {
     if (spec.aspect !== aspectName) continue;
@@ -82,6 +99,7 @@ export function contributionOf(entity: EntitySpec, aspectName: string, value: un
     if (spec.hasValuesFieldName !== undefined) {
       const flag = fields[spec.hasValuesFieldName]?.includes(true) === true || values.length > 0;
       fields[spec.hasValuesFieldName] = [flag];
+      seen.delete(spec.hasValuesFieldName);
     }
   }
   return fields;

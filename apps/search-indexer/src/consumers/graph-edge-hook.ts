@@ -1,0 +1,18 @@
+/**
+ * The graph hook: keeps the relationship edges (`GET /relationships`) from the versioned change logs. Each change
+ * becomes one graph change (`graphChangeOf`: an aspect's edges replaced, or the entity's edges removed), and a batch's
+ * changes are applied in log order in one call. Idempotent: an aspect's edges are replaced, never appended.
+ */
+import type { ChangeLogHook } from '@strata/change-log';
+import type { GraphIndex } from '@strata/indices';
+import { graphChangeOf } from '../domain/evolve';
+import { aspectChangeOf } from './search-document-hook';
+
+export function graphEdgeHook(graph: GraphIndex): ChangeLogHook {
+  return {
+    name: 'graph',
+    consumes: ['versioned'],
+    servesReads: true,
+    apply: (events) => graph.apply(events.map((event) => graphChangeOf(aspectChangeOf(event)))),
+  };
+}
