@@ -65,6 +65,19 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:testing'],
             },
             { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            // How a process runs (engines, lifecycle, hosting) and the change-log processor: built on the ports.
+            {
+              sourceTag: 'type:runtime',
+              onlyDependOnLibsWithTags: [
+                'type:runtime',
+                'type:domain',
+                'type:contract',
+                'type:util',
+                'type:adapter',
+                'type:http',
+                'type:testing',
+              ],
+            },
             {
               sourceTag: 'type:testing',
               onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:adapter', 'type:http'],
@@ -73,6 +86,7 @@ export default tseslint.config(
             {
               sourceTag: 'type:service',
               onlyDependOnLibsWithTags: [
+                'type:runtime',
                 'type:domain',
                 'type:contract',
                 'type:util',
@@ -91,6 +105,7 @@ export default tseslint.config(
               sourceTag: 'type:composition',
               onlyDependOnLibsWithTags: [
                 'type:service',
+                'type:runtime',
                 'type:domain',
                 'type:contract',
                 'type:util',

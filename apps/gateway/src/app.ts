@@ -1,102 +1,92 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import pino from 'pino';
-import { readSchemas } from '@strata/schemas';
-import { createEntityRegistry, UNKNOWN_ACTOR_URN } from '@strata/model';
-import { createEventSerde, topicNamesFrom } from '@strata/events';
-import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
-import { fetchRouteTable, listen, proxyRoutes, type RunnableService, type RunningServer } from '@strata/http';
-import { kafkaSettings } from '@strata/config';
+import { hostname } from 'node:os';
+import { Agent } from 'undici';
+import { fetchServiceTable, forwardedRoutes, type AnyRoute, type RunnableService } from '@strata/http';
+import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
+import type { MessageLog } from '@strata/log';
 import type { GatewayConfig } from './config';
-import { createGatewayService, type GatewayService, type GatewayServiceOptions } from './gateway-service';
+import { createGatewayService } from './gateway-service';
+import type { ReadModel } from './ingest/proposal-submitter';
 
-/** The settings {@link gatewayServiceFrom} reads: the gateway's own, wherever it runs. */
+/** The settings {@link composeGateway} reads: the gateway's own, wherever it runs. */
 export type GatewaySettings = Pick<
   GatewayConfig,
   | 'ASYNC_INGEST_DEFAULT'
   | 'INGEST_TIMEOUT_MS'
-  | 'MAX_BODY_BYTES'
   | 'INGESTION_MAX_SERIALIZED_STRING_LENGTH'
   | 'INGEST_MAX_BATCH_PROPOSALS'
+  | 'GATEWAY_INSTANCE_ID'
 >;
 
+/** What the gateway fronts: the routes and read models of the services behind it. */
+export interface GatewayPeers {
+  readonly routes: readonly AnyRoute[];
+  readonly readModels: readonly ReadModel[];
+}
+
 /**
- * Builds the gateway from its settings and the clients its process shares: the one place both the gateway alone and
- * the standalone process turn configuration into gateway options.
+ * Builds the gateway from its settings, on the process's log, in front of `peers`: the one place both the gateway alone
+ * and the standalone process turn configuration into a gateway.
  */
-export function gatewayServiceFrom(
+export function composeGateway(
+  context: HostContext,
   settings: GatewaySettings,
-  shared: Pick<
-    GatewayServiceOptions,
-    'log' | 'registry' | 'serde' | 'topics' | 'ownedElsewhere' | 'metrics' | 'logger'
-  >,
-): GatewayService {
+  log: MessageLog,
+  peers: GatewayPeers,
+): StrataService {
+  const { registry, serde, topics } = context.model;
   return createGatewayService({
-    ...shared,
-    newId: randomUUID,
-    anonymousActor: UNKNOWN_ACTOR_URN,
+    log,
+    registry,
+    serde,
+    topics,
+    ownedElsewhere: peers.routes,
+    readModels: peers.readModels,
+    instanceId: () => settings.GATEWAY_INSTANCE_ID ?? `${hostname()}-${context.port()}`,
+    logger: context.logger.child({ component: 'gateway' }),
     asyncIngestByDefault: settings.ASYNC_INGEST_DEFAULT,
     outcomeTimeoutMs: settings.INGEST_TIMEOUT_MS,
-    maxBodyBytes: settings.MAX_BODY_BYTES,
     maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
     maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
   });
 }
 
 /**
- * The composition root of the gateway running alone: picks the log (Kafka when KAFKA_BROKERS is set), learns the
- * routes the metadata-writer and the search indexer own from their route tables, and forwards them.
+ * The gateway running alone: at start it reads the service table of every service in SERVICE_URLS (waiting for them
+ * up to SERVICE_DISCOVERY_TIMEOUT_MS), forwards their routes to them, and waits for their read models.
  */
 export function createGatewayApp(config: GatewayConfig): RunnableService {
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'gateway' } });
-  const schemas = readSchemas();
-  const kafka = kafkaSettings(config, 'gateway');
-  mkdirSync(config.DATA_DIR, { recursive: true });
-  const onConsumerError = (error: unknown) => {
-    logger.warn({ err: error }, 'the outcome consumer failed a batch; it will be redelivered');
-  };
-  const log: MessageLog = kafka
-    ? new KafkaMessageLog({ ...kafka, onError: onConsumerError })
-    : new SqliteMessageLog({ path: join(config.DATA_DIR, 'log.sqlite'), onError: onConsumerError });
-
-  let gateway: GatewayService | undefined;
-  let server: RunningServer | undefined;
-  return {
-    async start() {
-      const [writerRoutes, indexerRoutes] = await Promise.all([
-        fetchRouteTable(config.METADATA_WRITER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS),
-        fetchRouteTable(config.SEARCH_INDEXER_URL, config.SERVICE_DISCOVERY_TIMEOUT_MS),
-      ]);
-      gateway = gatewayServiceFrom(config, {
-        log,
-        registry: createEntityRegistry(schemas),
-        serde: createEventSerde(schemas),
-        topics: topicNamesFrom(config),
-        ownedElsewhere: [
-          ...proxyRoutes(writerRoutes, config.METADATA_WRITER_URL, 'metadata-writer'),
-          ...proxyRoutes(indexerRoutes, config.SEARCH_INDEXER_URL, 'search-indexer'),
-        ],
-        logger,
-      });
-      await gateway.start();
-      server = await listen(gateway.app, config.HOST, config.PORT);
-      logger.info(
-        {
-          host: config.HOST,
-          port: server.port,
-          log: kafka ? 'kafka' : 'sqlite',
-          metadataWriter: config.METADATA_WRITER_URL,
-          searchIndexer: config.SEARCH_INDEXER_URL,
-        },
-        'gateway is ready',
-      );
-    },
-    async stop() {
-      await server?.close();
-      await gateway?.stop();
-      await log.close();
-      logger.info('gateway stopped');
-    },
-  };
+  return hostServices('gateway', config, async (context) => {
+    const tables = await Promise.all(
+      config.SERVICE_URLS.map(async (url) => ({
+        url,
+        table: await fetchServiceTable(url, {
+          timeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
+          scheduler: context.scheduler,
+        }),
+      })),
+    );
+    const dispatcher = await context.scope.open(
+      'connections to the services',
+      () => new Agent({ keepAliveTimeout: 30_000 }),
+      (agent) => agent.close(),
+    );
+    const log = await context.engines.openLog(context.scope, 'gateway');
+    const gateway = composeGateway(context, config, log, {
+      routes: tables.flatMap(({ url, table }) =>
+        forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS }),
+      ),
+      readModels: tables.flatMap(({ table }) => table.readModels),
+    });
+    context.logger.info(
+      {
+        services: tables.map(({ url, table }) => ({
+          service: table.service,
+          url,
+          readModels: table.readModels.map((model) => model.name),
+        })),
+      },
+      'gateway routes to its services',
+    );
+    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES };
+  });
 }

@@ -19,6 +19,13 @@ export const ingestConfig = {
     .integer(1, 100_000)
     .default(1_000)
     .describe('Most proposals in one ingestProposalBatch.'),
+  GATEWAY_INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,200}$/, 'letters, digits, ".", "_" and "-" only')
+    .optional()
+    .describe(
+      "This gateway's identity, unique among the deployment's gateways and kept across restarts: it names the consumer group the gateway reads outcomes in (`gateway-outcomes-<id>`). Unset: the host name and the port listened on.",
+    ),
 };
 
 /** Configuration of the gateway running alone. */
@@ -28,14 +35,25 @@ export const gatewayConfigSchema = z.object({
   ...topicConfig,
   ...limitsConfig,
   ...ingestConfig,
-  METADATA_WRITER_URL: z
-    .url()
-    .default('http://127.0.0.1:8081')
-    .describe('Base URL of the metadata-writer, which serves the primary-store reads.'),
-  SEARCH_INDEXER_URL: z
-    .url()
-    .default('http://127.0.0.1:8082')
-    .describe('Base URL of the search indexer, which serves search, browse, autocomplete and relationships.'),
+  SERVICE_URLS: z
+    .string()
+    .default('http://127.0.0.1:8081,http://127.0.0.1:8082')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .pipe(z.array(z.url({ error: 'must be a comma-separated list of http(s) URLs' })))
+    .describe(
+      'Comma-separated base URLs of the services behind the gateway (by default the metadata-writer, then the search indexer). Each tells the gateway its name, the routes it owns and the read models it keeps; a service left out is neither routed to nor waited for.',
+    ),
+  FORWARD_TIMEOUT_MS: env
+    .integer(100, 600_000)
+    .default(60_000)
+    .describe(
+      'How long a service behind the gateway may take to start answering a forwarded request (and may go silent mid-answer) before the gateway answers 504.',
+    ),
   SERVICE_DISCOVERY_TIMEOUT_MS: env
     .integer(1_000, 600_000)
     .default(60_000)

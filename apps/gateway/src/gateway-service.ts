@@ -1,103 +1,94 @@
-import type { Express } from 'express';
 import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { Registry } from 'prom-client';
-import { createHttpApp, type HttpLogger, type Route } from '@strata/http';
+import type { AnyRoute } from '@strata/http';
+import type { StrataService } from '@strata/runtime';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { ingestRoutes } from './http/ingest-routes';
-import { ProposalSubmitter } from './ingest/proposal-submitter';
+import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
-
-/** The indexers a write waiting for indexing waits for: the search indexer keeps search, browse and the graph. */
-const AWAITED_INDEXERS = ['search-indexer'];
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
   readonly registry: EntityRegistry;
   readonly serde: EventSerde;
   readonly topics: TopicNames;
-  /** Routes served by other services, mounted here (in-process in standalone mode, proxies when distributed). */
-  readonly ownedElsewhere: readonly Route[];
-  /** Metrics of the services running in this process, served at `/metrics`. */
-  readonly metrics?: readonly Registry[];
-  readonly newId: () => string;
-  readonly logger: HttpLogger & { warn(details: object, message: string): void };
-  /** Actor of requests while authentication is off. */
-  readonly anonymousActor: string;
+  /** Routes the services behind the gateway own: mounted beside its own (in-process, or forwarded to them). */
+  readonly ownedElsewhere: readonly AnyRoute[];
+  /** The read models of those services, which a write waiting for indexing waits for. */
+  readonly readModels: readonly ReadModel[];
+  /**
+   * This gateway instance's identity, unique among the deployment's gateways and stable across its restarts: it names
+   * the consumer group the instance reads outcomes in. Read at start (it may depend on the port bound).
+   */
+  readonly instanceId: () => string;
+  readonly logger: { warn(details: object, message: string): void };
   readonly asyncIngestByDefault: boolean;
   readonly outcomeTimeoutMs: number;
-  readonly maxBodyBytes: number;
   readonly maxAspectBytes: number;
   readonly maxBatchProposals: number;
 }
 
-export interface GatewayService {
-  /** The public HTTP surface. */
-  readonly app: Express;
-  /** Every route the gateway serves, for documentation. */
-  readonly routes: readonly Route[];
-  /** Starts listening for outcomes; the gateway is ready (health 200) once it resolves. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
+/** The consumer group a gateway instance reads outcomes and acknowledgements in. */
+export function outcomeGroupOf(instanceId: string): string {
+  return `gateway-outcomes-${instanceId}`;
 }
 
 /**
  * The gateway: validates every write in full, publishes it as a proposal on the log, and (by default) answers once its
- * outcome arrives; reads are routed to the services that own them.
+ * outcome arrives — and, when asked, once the read models hold it; the reads of the other services are mounted beside
+ * its own routes.
  */
-export function createGatewayService(options: GatewayServiceOptions): GatewayService {
-  const outcomes = new OutcomeListener({
-    log: options.log,
-    serde: options.serde,
-    topic: options.topics.metadataChangeProposalOutcome,
-    acknowledgementTopic: options.topics.metadataIndexAcknowledgement,
-    groupId: `gateway-outcomes-${options.newId()}`,
-    onUndecodable: (error) => {
-      options.logger.warn({ err: error }, 'skipped an undecodable outcome record');
-    },
-  });
+export function createGatewayService(options: GatewayServiceOptions): StrataService {
+  let outcomes: OutcomeListener | undefined;
   const submitter = new ProposalSubmitter({
     log: options.log,
     serde: options.serde,
     topics: options.topics,
-    outcomes,
+    outcomes: {
+      expect: (...args) => started().expect(...args),
+      expectIndexing: (...args) => started().expectIndexing(...args),
+      cancel: (...args) => {
+        started().cancel(...args);
+      },
+    },
     outcomeTimeoutMs: options.outcomeTimeoutMs,
-    awaitedIndexers: AWAITED_INDEXERS,
+    readModels: options.readModels,
   });
-  let ready = false;
-  const routes: Route[] = [
-    ...ingestRoutes({
-      registry: options.registry,
-      submitter,
-      asyncByDefault: options.asyncIngestByDefault,
-      maxAspectBytes: options.maxAspectBytes,
-      maxBatchProposals: options.maxBatchProposals,
-    }),
-    ...schemaRegistryRoutes(options.serde, options.topics),
-    ...options.ownedElsewhere,
-  ];
-  const app = createHttpApp({
-    routes,
-    newId: options.newId,
-    anonymousActor: options.anonymousActor,
-    maxBodyBytes: options.maxBodyBytes,
-    logger: options.logger,
-    isReady: () => ready,
-    servesRouteTable: false,
-    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-  });
-
+  const started = (): OutcomeListener => {
+    if (outcomes === undefined) throw new Error('The gateway is not started');
+    return outcomes;
+  };
   return {
-    app,
-    routes,
+    name: 'gateway',
+    routes: [
+      ...ingestRoutes({
+        registry: options.registry,
+        submitter,
+        asyncByDefault: options.asyncIngestByDefault,
+        maxAspectBytes: options.maxAspectBytes,
+        maxBatchProposals: options.maxBatchProposals,
+      }),
+      ...schemaRegistryRoutes(options.serde, options.topics),
+      ...options.ownedElsewhere,
+    ],
+    readModels: [],
+    metrics: [],
     async start() {
+      outcomes = new OutcomeListener({
+        log: options.log,
+        serde: options.serde,
+        topic: options.topics.metadataChangeProposalOutcome,
+        acknowledgementTopic: options.topics.metadataIndexAcknowledgement,
+        groupId: outcomeGroupOf(options.instanceId()),
+        onUndecodable: (error) => {
+          options.logger.warn({ err: error }, 'skipped an undecodable outcome record');
+        },
+      });
       await outcomes.start();
-      ready = true;
     },
     async stop() {
-      ready = false;
-      await outcomes.stop();
+      await outcomes?.stop();
     },
   };
 }

@@ -1,5 +1,5 @@
-export { createGatewayService } from './gateway-service';
-export type { GatewayService, GatewayServiceOptions } from './gateway-service';
+export { createGatewayService, outcomeGroupOf } from './gateway-service';
+export type { GatewayServiceOptions } from './gateway-service';
 export { gatewayConfigSchema, ingestConfig } from './config';
-export { gatewayServiceFrom } from './app';
-export type { GatewaySettings } from './app';
+export { composeGateway } from './app';
+export type { GatewayPeers, GatewaySettings } from './app';

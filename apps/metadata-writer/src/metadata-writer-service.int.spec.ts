@@ -12,7 +12,9 @@ import { createEventSerde, defaultTopicNames, RecordHeader, type MetadataChangeL
 import { SqliteMessageLog, type LogRecord, type MessageLog, type OutgoingRecord } from '@strata/log';
 import { SqliteAspectStore, type AspectStore, type StoreCommit } from '@strata/store';
 import { eventually } from '@strata/testing';
-import { createMetadataWriterService, type MetadataWriterService } from './metadata-writer-service';
+import { systemScheduler } from '@strata/timing';
+import type { StrataService } from '@strata/runtime';
+import { createMetadataWriterService } from './metadata-writer-service';
 
 const schemas = readSchemas();
 const registry = createEntityRegistry(schemas);
@@ -38,14 +40,14 @@ function openEngines(): { log: SqliteMessageLog; store: SqliteAspectStore } {
   return { log, store };
 }
 
-function startWriter(log: MessageLog, store: AspectStore): Promise<MetadataWriterService> {
+function startWriter(log: MessageLog, store: AspectStore): Promise<StrataService> {
   const writer = createMetadataWriterService({
     log,
     store,
     registry,
     serde,
     topics,
-    now: () => 1_700_000_000_000,
+    scheduler: { now: () => 1_700_000_000_000, sleep: (ms, signal) => systemScheduler.sleep(ms, signal) },
     logger: { warn: () => undefined },
     groupId: 'writer-under-test',
     systemActor: 'urn:li:corpuser:__datahub_system',

@@ -2,7 +2,8 @@ import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog, Subscription } from '@strata/log';
 import type { AspectStore } from '@strata/store';
-import type { Route } from '@strata/http';
+import type { StrataService } from '@strata/runtime';
+import type { Scheduler } from '@strata/timing';
 import { OutboxRelay } from './consumers/outbox-relay';
 import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
@@ -14,7 +15,8 @@ export interface MetadataWriterServiceOptions {
   readonly registry: EntityRegistry;
   readonly serde: EventSerde;
   readonly topics: TopicNames;
-  readonly now: () => number;
+  /** The clock (audit stamps, outcomes) and the timers (the outbox relay's retries). */
+  readonly scheduler: Scheduler;
   readonly logger: { warn(details: object, message: string): void };
   /** Consumer group of the writers (DataHub's mce-consumer uses `generic-mce-consumer-job-client`). */
   readonly groupId: string;
@@ -25,20 +27,16 @@ export interface MetadataWriterServiceOptions {
   readonly maxBatchSize: number;
 }
 
-export interface MetadataWriterService {
-  /** The primary-store reads this service owns. */
-  readonly routes: readonly Route[];
-  /** Publishes any outbox left by a previous run, then starts consuming proposals. */
-  start(): Promise<void>;
-  /** Stops consuming (finishing the batch in hand) and publishing. */
-  stop(): Promise<void>;
-}
-
-/** The metadata writer: consumes proposals, keeps versioned aspects in the primary store, emits change logs. */
-export function createMetadataWriterService(options: MetadataWriterServiceOptions): MetadataWriterService {
+/**
+ * The metadata writer: consumes proposals, keeps versioned aspects in the primary store, emits change logs through its
+ * outbox, and serves the primary-store reads. Starting publishes any outbox left by a previous run, then consumes;
+ * stopping finishes the batch in hand.
+ */
+export function createMetadataWriterService(options: MetadataWriterServiceOptions): StrataService {
   const relay = new OutboxRelay({
     store: options.store,
     log: options.log,
+    scheduler: options.scheduler,
     onError: (error) => {
       options.logger.warn({ err: error }, 'publishing the outbox failed; retrying');
     },
@@ -49,13 +47,16 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     serde: options.serde,
     topics: options.topics,
     relay,
-    now: options.now,
+    now: () => options.scheduler.now(),
     systemActor: options.systemActor,
     maxAspectBytes: options.maxAspectBytes,
   });
   let subscription: Subscription | undefined;
   return {
+    name: 'metadata-writer',
     routes: readRoutes(new EntityReader(options.store, options.registry)),
+    readModels: [],
+    metrics: [],
     async start() {
       await relay.flush();
       subscription = await options.log.subscribe({

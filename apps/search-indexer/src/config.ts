@@ -7,12 +7,14 @@ export const searchIndexerConfig = {
     .string()
     .optional()
     .describe(
-      'Elasticsearch URL. Set: the search index is Elasticsearch (one index per entity type). Unset: SQLite under DATA_DIR.',
+      'Elasticsearch URL. Set: the search index (one index per entity type) and the relationship graph (graph_service_v1) are on Elasticsearch, and the indexer may run as several instances. Unset: SQLite files under DATA_DIR, one instance.',
     ),
   INDEX_PREFIX: z
     .string()
     .default('')
-    .describe("Prefix of the Elasticsearch index names (`<prefix>_datasetindex_v2`), DataHub's INDEX_PREFIX."),
+    .describe(
+      "Prefix of the Elasticsearch index names (`<prefix>_datasetindex_v2`, `<prefix>_graph_service_v1`), DataHub's INDEX_PREFIX.",
+    ),
   SEARCH_INDEXER_GROUP_ID: z
     .string()
     .default('generic-mae-consumer-job-client')

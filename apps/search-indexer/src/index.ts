@@ -1,5 +1,5 @@
 export { createSearchIndexerService, SEARCH_INDEXER } from './search-indexer-service';
-export type { SearchIndexerService, SearchIndexerServiceOptions } from './search-indexer-service';
+export type { SearchIndexerServiceOptions } from './search-indexer-service';
 export { searchIndexerConfig, searchIndexerConfigSchema } from './config';
-export { openSearchIndexer } from './app';
+export { composeSearchIndexer } from './app';
 export type { SearchIndexerSettings } from './app';

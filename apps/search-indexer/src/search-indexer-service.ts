@@ -1,14 +1,15 @@
 import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
-import type { MessageLog, Subscription } from '@strata/log';
+import type { MessageLog } from '@strata/log';
 import type { GraphIndex, SearchIndex } from '@strata/indices';
-import type { Route } from '@strata/http';
-import type { Registry } from 'prom-client';
-import { ChangeLogIndexer } from './consumers/change-log-indexer';
-import { IndexProgress } from './consumers/index-progress';
+import { ChangeLogProcessor, type ProcessorLogger } from '@strata/change-log';
+import type { Scheduler } from '@strata/timing';
+import type { StrataService } from '@strata/runtime';
+import { graphEdgeHook } from './consumers/graph-edge-hook';
+import { searchDocumentHook } from './consumers/search-document-hook';
 import { searchRoutes } from './http/search-routes';
 
-/** The name the search indexer acknowledges writes under and reports its progress as. */
+/** The service's name: its progress, metrics, log client, lock and files are named after it. */
 export const SEARCH_INDEXER = 'search-indexer';
 
 export interface SearchIndexerServiceOptions {
@@ -18,59 +19,38 @@ export interface SearchIndexerServiceOptions {
   readonly registry: EntityRegistry;
   readonly serde: EventSerde;
   readonly topics: TopicNames;
-  readonly now: () => number;
-  readonly logger: { warn(details: object, message: string): void };
+  readonly scheduler: Scheduler;
+  readonly logger: ProcessorLogger;
   /** Consumer group of the search indexers (DataHub's mae-consumer group). */
   readonly groupId: string;
   /** Largest batch of change logs applied in one index write. */
   readonly maxBatchSize: number;
 }
 
-export interface SearchIndexerService {
-  /** Search, browse, autocomplete, relationships, and the indexer's progress. */
-  readonly routes: readonly Route[];
-  /** Prometheus metrics of the indexer. */
-  readonly metrics: Registry;
-  /** Starts consuming versioned change logs (from the beginning of the log for a new group). */
-  start(): Promise<void>;
-  /** Stops consuming, finishing the batch in hand. */
-  stop(): Promise<void>;
-}
-
 /**
- * The search indexer: consumes `MetadataChangeLog_Versioned_v1`, keeps the search documents and the relationship
- * graph, and serves their reads.
+ * The search indexer: a change-log processor with two hooks on the versioned change logs — `search` keeps the search
+ * documents (search, browse, autocomplete), `graph` the relationship edges — and the reads they serve, with the
+ * processor's progress.
  */
-export function createSearchIndexerService(options: SearchIndexerServiceOptions): SearchIndexerService {
-  const progress = new IndexProgress(SEARCH_INDEXER);
-  const indexer = new ChangeLogIndexer({
-    search: options.search,
-    graph: options.graph,
-    registry: options.registry,
-    serde: options.serde,
+export function createSearchIndexerService(options: SearchIndexerServiceOptions): StrataService {
+  const processor = new ChangeLogProcessor({
+    name: SEARCH_INDEXER,
+    groupId: options.groupId,
     log: options.log,
+    serde: options.serde,
+    registry: options.registry,
     topics: options.topics,
-    progress,
-    indexerName: SEARCH_INDEXER,
-    now: options.now,
+    hooks: [searchDocumentHook(options.search), graphEdgeHook(options.graph)],
+    scheduler: options.scheduler,
     logger: options.logger,
+    maxBatchSize: options.maxBatchSize,
   });
-  let subscription: Subscription | undefined;
   return {
-    routes: searchRoutes(options.search, options.graph, progress),
-    metrics: progress.registry,
-    async start() {
-      subscription = await options.log.subscribe({
-        groupId: options.groupId,
-        topics: [options.topics.metadataChangeLogVersioned],
-        fromBeginning: true,
-        maxBatchSize: options.maxBatchSize,
-        handleBatch: (records) => indexer.handleBatch(records),
-      });
-    },
-    async stop() {
-      await subscription?.stop();
-      subscription = undefined;
-    },
+    name: SEARCH_INDEXER,
+    routes: searchRoutes(options.search, options.graph, () => processor.progress()),
+    readModels: processor.readModels,
+    metrics: [processor.metrics],
+    start: () => processor.start(),
+    stop: () => processor.stop(),
   };
 }

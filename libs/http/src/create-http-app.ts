@@ -1,57 +1,72 @@
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
+import { dirname } from 'node:path';
+import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
-import { jsonBody, mountRoutes } from './mount-routes';
+import { mountRoutes } from './mount-routes';
 import { createRequestContextFactory } from './request-context';
-import { defineRoute, type Route } from './route';
-import { describeRoutes, routeTablePath } from './route-proxy';
+import { defineRoute, type AnyRoute, type Route } from './route';
+import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
 
 export interface HttpAppOptions {
-  /** Public routes of the service (documented, listed at `/internal/routes`). */
-  readonly routes: readonly Route[];
+  /** Public routes of the process: its own, and those it forwards. */
+  readonly routes: readonly AnyRoute[];
   readonly newId: () => string;
   /** Actor of requests while authentication is off. */
   readonly anonymousActor: string;
+  /** Largest JSON body a route handled here accepts, in bytes (forwarded routes stream theirs to the owner). */
   readonly maxBodyBytes: number;
   readonly logger: HttpLogger;
-  /** Whether the service is ready; `/health` answers 200 only then. */
+  /** Whether the process is ready; `/health` answers 200 only then. */
   readonly isReady: () => boolean;
   /**
-   * Serve the route table at `/internal/routes`, for a gateway to forward to this service. Only services behind the
-   * gateway do; the public front (gateway, standalone process) has no one to tell.
+   * Serve the service table at `/internal/service`, for a gateway to forward to this service and wait for its read
+   * models. Only services behind a gateway do; the public front (gateway, standalone process) has no one to tell.
    */
-  readonly servesRouteTable: boolean;
+  readonly serviceTable?: { readonly service: string; readonly readModels: readonly ReadModelDescriptor[] };
+  /** Serve documentation of every mounted route (`/restli/docs`, `/openapi/v3/api-docs`, Swagger UI). */
+  readonly documentation?: ApiInfo;
   /** Prometheus metrics served at `/metrics` (several registries are merged at each scrape). */
   readonly metrics?: readonly Registry[];
 }
 
 /**
- * A service's HTTP app: JSON bodies whatever their Content-Type, its routes, `/health`, optionally its route table for
- * the gateway, DataHub's 404 for unknown paths, and every error mapped once to its family's body.
+ * A process's HTTP app: its routes, `/health`, `/metrics`, optionally its service table and its documentation,
+ * DataHub's 404 for unknown paths, and every error mapped once to its family's body. A route handled here reads its
+ * body as JSON whatever its Content-Type; a forwarded one streams it.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
+  const routes: AnyRoute[] = [...ownRoutes(options), ...options.routes];
+  if (options.documentation !== undefined) routes.push(...documentationRoutes(options.documentation, () => routes));
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+  const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
+  app.use(mountRoutes(express.Router(), routes, contextFor, { maxBodyBytes: options.maxBodyBytes }));
+  // Swagger UI's scripts and styles, beside its page (a documented route).
+  if (options.documentation !== undefined) app.use(SWAGGER_UI, express.static(swaggerUiAssets(), { index: false }));
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(options.logger));
+  return app;
+}
+
+function ownRoutes(options: HttpAppOptions): Route[] {
   const health = defineRoute({
     method: 'GET',
     resource: '/health',
     family: 'restli',
-    summary: 'Readiness: 200 once the service accepts work, 503 before and while stopping.',
+    summary: 'Readiness: 200 once the process accepts work, 503 before and while stopping.',
     handle: () =>
       Promise.resolve(
         options.isReady() ? { body: { status: 'ok' } } : { status: 503, body: { status: 'unavailable' } },
       ),
   });
-  const routeTable = defineRoute({
-    method: 'GET',
-    resource: routeTablePath,
-    family: 'restli',
-    summary: "The service's public routes, for the gateway to forward to.",
-    handle: () => Promise.resolve({ body: describeRoutes(options.routes) }),
-  });
   const metrics = defineRoute({
     method: 'GET',
     resource: '/metrics',
     family: 'restli',
-    summary: "The service's Prometheus metrics, in the text exposition format.",
+    summary: "The process's Prometheus metrics, in the text exposition format.",
     handle: async () => {
       const texts = await Promise.all((options.metrics ?? []).map((registry) => registry.metrics()));
       return {
@@ -60,15 +75,74 @@ export function createHttpApp(options: HttpAppOptions): Express {
       };
     },
   });
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.set('query parser', 'simple');
-  app.use(jsonBody(options.maxBodyBytes));
-  const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
-  const ownRoutes = options.servesRouteTable ? [health, metrics, routeTable] : [health, metrics];
-  app.use(mountRoutes(express.Router(), [...ownRoutes, ...options.routes], contextFor));
-  app.use(notFoundHandler);
-  app.use(createErrorHandler(options.logger));
-  return app;
+  const table = options.serviceTable;
+  if (table === undefined) return [health, metrics];
+  const serviceTable = defineRoute({
+    method: 'GET',
+    resource: serviceTablePath,
+    family: 'restli',
+    summary: 'The service table: this service, the public routes it owns, and the read models it keeps.',
+    handle: () => Promise.resolve({ body: describeService(table.service, options.routes, table.readModels) }),
+  });
+  return [health, metrics, serviceTable];
+}
+
+const SWAGGER_UI = '/openapi/swagger-ui';
+
+/** Where the swagger-ui-dist package keeps Swagger UI's built files. */
+function swaggerUiAssets(): string {
+  return dirname(require.resolve('swagger-ui-dist/package.json'));
+}
+
+/** `/restli/docs`, `/openapi/v3/api-docs` and Swagger UI's page, describing `routes()` (themselves included). */
+function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      resource: '/restli/docs',
+      family: 'restli',
+      summary: 'An HTML index of every resource and action, with parameters, body fields and an example request.',
+      handle: ({ context }) =>
+        Promise.resolve({
+          text: restliDocsPage(routes().map(describeRoute), info.title, baseUrlOf(context.header('host'))),
+          headers: { 'Content-Type': 'text/html; charset=utf-8' },
+        }),
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/openapi/v3/api-docs',
+      family: 'openapi',
+      summary: 'The OpenAPI 3.1 document of every route.',
+      handle: () => Promise.resolve({ body: openApiDocument(routes().map(describeRoute), info) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: `${SWAGGER_UI}/index.html`,
+      family: 'openapi',
+      summary: 'Swagger UI on the OpenAPI document.',
+      handle: () =>
+        Promise.resolve({ text: swaggerUiPage(info.title), headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+    }),
+  ];
+}
+
+function baseUrlOf(host: string | undefined): string {
+  return `http://${host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost:8080'}`;
+}
+
+function swaggerUiPage(title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>${title.replace(/[&<>"']/g, '')}</title>
+  <link rel="stylesheet" href="${SWAGGER_UI}/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="${SWAGGER_UI}/swagger-ui-bundle.js"></script>
+  <script>window.ui = SwaggerUIBundle({ url: '/openapi/v3/api-docs', dom_id: '#swagger-ui' });</script>
+</body>
+</html>
+`;
 }

@@ -14,6 +14,7 @@ const statusByCode: Record<ErrorCode, number> = {
   conflict: 409,
   'payload-too-large': 413,
   validation: 422,
+  'bad-gateway': 502,
   unavailable: 503,
   timeout: 504,
 };
@@ -46,6 +47,8 @@ export interface ClientError {
   readonly message: string;
   /** A finer code some families report (Confluent's `error_code`, e.g. 40401), when the error carries one. */
   readonly detailCode?: number;
+  /** Structured detail the error carries (see `StrataError.details`). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -59,6 +62,7 @@ export function toClientError(error: unknown): ClientError {
       status: statusOfCode(error.code),
       message: error.message,
       ...(typeof detailCode === 'number' ? { detailCode } : {}),
+      ...(error.details === undefined ? {} : { details: error.details }),
     };
   }
   if (isHttpLibraryError(error)) {
@@ -73,18 +77,19 @@ export function toClientError(error: unknown): ClientError {
 const restliExceptionClass = 'com.linkedin.restli.server.RestLiServiceException';
 
 /** DataHub's Rest.li error body. `stackTrace` holds only the one-line summary clients print; no server internals. */
-export function restliErrorBody({ status, message }: ClientError): Record<string, unknown> {
+export function restliErrorBody({ status, message, details }: ClientError): Record<string, unknown> {
   return {
     exceptionClass: restliExceptionClass,
     stackTrace: `${restliExceptionClass} [HTTP Status:${status}]: ${message}`,
     message,
     status,
+    ...(details === undefined ? {} : { errorDetails: details }),
   };
 }
 
 /** The OpenAPI family's error body. */
-export function openapiErrorBody({ message }: ClientError): Record<string, unknown> {
-  return { error: message };
+export function openapiErrorBody({ message, details }: ClientError): Record<string, unknown> {
+  return { error: message, ...(details === undefined ? {} : { details }) };
 }
 
 /** Confluent's schema-registry error body; `error_code` defaults to the status followed by 01 (40401, 42201…). */

@@ -5,7 +5,10 @@ import type { RequestListener } from 'node:http';
 export interface RunningServer {
   /** The port actually bound (useful when 0 was asked for). */
   readonly port: number;
-  /** Stops accepting connections, lets in-flight requests finish (up to `graceMs`), then closes the rest. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to `graceMs`), then closes the rest. Calling it
+   * again waits for the same close.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -20,10 +23,11 @@ export async function listen(handler: RequestListener, host: string, port: numbe
       resolve();
     });
   });
+  let closing: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
     close: (graceMs = 5_000) =>
-      new Promise<void>((resolve) => {
+      (closing ??= new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();
         }, graceMs);
@@ -32,6 +36,6 @@ export async function listen(handler: RequestListener, host: string, port: numbe
           resolve();
         });
         server.closeIdleConnections();
-      }),
+      })),
   };
 }

@@ -11,14 +11,29 @@ export {
 export type { ClientError, EndpointFamily } from './errors';
 export { listen } from './http-server';
 export type { RunningServer } from './http-server';
-export { familyOfPath, jsonBody, mountRoutes } from './mount-routes';
+export { familyOfPath, jsonBodyReader, mountRoutes } from './mount-routes';
 export { createRequestContextFactory } from './request-context';
 export type { RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';
 export { defineRoute, describeIssues } from './route';
-export type { RawRouteInput, RequestContext, Route, RouteDefinition, RouteResponse } from './route';
-export { describeRoutes, fetchRouteTable, proxyRoutes, routeTablePath } from './route-proxy';
-export type { RouteDescriptor } from './route-proxy';
+export type {
+  AnyRoute,
+  ForwardedRoute,
+  JsonSchema,
+  RawRouteInput,
+  RequestContext,
+  Route,
+  RouteAddress,
+  RouteDefinition,
+  RouteExample,
+  RouteResponse,
+} from './route';
+export { describeRoute, describeService, fetchServiceTable, jsonSchemaOf, serviceTablePath } from './service-table';
+export type { ReadModelDescriptor, RouteDescriptor, ServiceTable } from './service-table';
+export { forwardedRoutes } from './route-forwarding';
+export type { ForwardingOptions } from './route-forwarding';
+export { documentedPath, exampleRequest, openApiDocument, restliDocsPage } from './api-docs';
+export type { ApiInfo } from './api-docs';
 export { createHttpApp } from './create-http-app';
 export type { HttpAppOptions } from './create-http-app';
 export { runService } from './run-service';

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
 import type { EndpointFamily } from './errors';
-import type { RequestContext, Route } from './route';
+import type { AnyRoute, RequestContext } from './route';
 
 /** Response header naming the Rest.li protocol version Strata speaks. */
 const restliProtocolHeader = 'X-RestLi-Protocol-Version';
@@ -9,14 +9,18 @@ const restliProtocolHeader = 'X-RestLi-Protocol-Version';
 /**
  * Mounts declared routes on a router. Routes sharing a method and resource are told apart by their Rest.li `action`
  * (`POST /aspects?action=ingestProposal`); a resource with a key takes the rest of the path as a URN, raw or
- * percent-encoded, slashes included. Errors go to `next` for the error handler of {@link createErrorHandler}.
+ * percent-encoded, slashes included. The body is read only once a route is chosen: as JSON for a route handled here
+ * (at most `maxBodyBytes`), not at all for a forwarded route, which streams it to its owner. Errors go to `next` for
+ * the error handler of {@link createErrorHandler}.
  */
 export function mountRoutes(
   router: Router,
-  routes: readonly Route[],
+  routes: readonly AnyRoute[],
   contextFor: (request: Request) => RequestContext,
+  options: { readonly maxBodyBytes: number },
 ): Router {
-  const groups = new Map<string, Route[]>();
+  const readBody = jsonBodyReader(options.maxBodyBytes);
+  const groups = new Map<string, AnyRoute[]>();
   for (const route of routes) {
     const path = route.key ? `${route.resource}/*${route.key.name}` : route.resource;
     const group = groups.get(path) ?? [];
@@ -27,7 +31,7 @@ export function mountRoutes(
     router.all(path, (request, response, next) => {
       const family = group[0]?.family ?? 'restli';
       response.locals['family'] = family;
-      dispatch(group, request, response, contextFor)
+      dispatch(group, request, response, contextFor, readBody)
         .then(() => undefined)
         .catch(next);
     });
@@ -36,26 +40,32 @@ export function mountRoutes(
 }
 
 async function dispatch(
-  group: readonly Route[],
+  group: readonly AnyRoute[],
   request: Request,
   response: Response,
   contextFor: (request: Request) => RequestContext,
+  readBody: (request: Request, response: Response) => Promise<unknown>,
 ): Promise<void> {
   const route = select(group, request, response);
   if (!route) return;
-  const { action: _action, ...query } = request.query as Record<string, unknown>;
-  const first = group[0];
-  const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
   const context = contextFor(request);
   // Set before the handler runs, so that error responses (a 504 above all) carry the request id too.
   response.setHeader('X-Request-Id', context.requestId);
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
+  if (route.kind === 'forwarded') {
+    await route.forward(request, response, context);
+    return;
+  }
+  const body = await readBody(request, response);
+  const { action: _action, ...query } = request.query as Record<string, unknown>;
+  const first = group[0];
+  const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
   const params = Object.fromEntries(
     Object.entries(request.params as Record<string, unknown>).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     ),
   );
-  const result = await route.invoke({ query, body: request.body as unknown, key, params, context });
+  const result = await route.invoke({ query, body, key, params, context });
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value);
   response.status(result.status ?? 200);
   if (result.text !== undefined) response.send(result.text);
@@ -63,7 +73,7 @@ async function dispatch(
   else response.json(result.body);
 }
 
-function select(group: readonly Route[], request: Request, response: Response): Route | undefined {
+function select(group: readonly AnyRoute[], request: Request, response: Response): AnyRoute | undefined {
   const byMethod = group.filter((route) => route.method === request.method);
   if (byMethod.length === 0) {
     const allowed = [...new Set(group.map((route) => route.method))].join(', ');
@@ -88,26 +98,31 @@ class MethodNotAllowedError extends Error {
 }
 
 /**
- * Reads every request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
+ * Reads a request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
  * `application/x-www-form-urlencoded`). An empty body is `undefined`; over `limitBytes` is a 413; bad JSON a 400.
  */
-export function jsonBody(limitBytes: number): RequestHandler[] {
-  const parseJson: RequestHandler = (request, _response, next) => {
-    const buffer: unknown = request.body;
-    if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
-      request.body = undefined;
-      next();
-      return;
-    }
-    try {
-      request.body = JSON.parse(buffer.toString('utf8')) as unknown;
-      next();
-    } catch (parseError) {
-      const detail = parseError instanceof Error ? parseError.message : String(parseError);
-      next(new BadRequestError(`Request body is not valid JSON: ${detail}`));
-    }
-  };
-  return [express.raw({ type: () => true, limit: limitBytes }), parseJson];
+export function jsonBodyReader(limitBytes: number): (request: Request, response: Response) => Promise<unknown> {
+  const raw: RequestHandler = express.raw({ type: () => true, limit: limitBytes });
+  return (request, response) =>
+    new Promise<unknown>((resolve, reject) => {
+      raw(request, response, (error?: unknown) => {
+        if (error !== undefined) {
+          reject(error instanceof Error ? error : new Error('The request body could not be read'));
+          return;
+        }
+        const buffer: unknown = request.body;
+        if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
+          resolve(undefined);
+          return;
+        }
+        try {
+          resolve(JSON.parse(buffer.toString('utf8')) as unknown);
+        } catch (parseError) {
+          const detail = parseError instanceof Error ? parseError.message : String(parseError);
+          reject(new BadRequestError(`Request body is not valid JSON: ${detail}`));
+        }
+      });
+    });
 }
 
 /** Which error body a path answers with when no route claimed it. */

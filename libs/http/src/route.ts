@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { BadRequestError } from '@strata/model';
 import type { EndpointFamily } from './errors';
@@ -39,11 +40,8 @@ export interface RawRouteInput {
   readonly context: RequestContext;
 }
 
-/**
- * One endpoint, declared once: its address, its inputs' schemas and its handler. The declarations mount the routes and
- * carry everything needed to document them, so generated documentation (`/restli/docs`, OpenAPI) cannot drift.
- */
-export interface Route {
+/** Where a route answers: method, path, Rest.li action, and which error body it speaks. */
+export interface RouteAddress {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The resource path, e.g. `/aspects`. */
   readonly resource: string;
@@ -52,13 +50,52 @@ export interface Route {
   /** The Rest.li action (`?action=`), when the resource dispatches on it. */
   readonly action: string | undefined;
   readonly family: EndpointFamily;
+}
+
+/** A request to show in the documentation: query parameters and a JSON body. */
+export interface RouteExample {
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+/**
+ * One endpoint a process handles itself, declared once: its address, its inputs' schemas, an example, and its handler.
+ * The declarations mount the routes and carry everything needed to document them, so generated documentation
+ * (`/restli/docs`, OpenAPI) cannot drift.
+ */
+export interface Route extends RouteAddress {
+  readonly kind: 'local';
   readonly summary: string;
   readonly description: string | undefined;
   readonly querySchema: z.ZodType | undefined;
   readonly bodySchema: z.ZodType | undefined;
+  readonly example: RouteExample | undefined;
   /** Parses the raw input with the declared schemas (400 naming the offending parameter) and runs the handler. */
   invoke(input: RawRouteInput): Promise<RouteResponse>;
 }
+
+/** JSON Schema, as route tables carry a route's inputs between processes. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * One endpoint another service owns, which this process (a gateway) forwards to it: the request streamed through
+ * untouched, the owner's answer streamed back. Documented from the JSON schemas the owner published.
+ */
+export interface ForwardedRoute extends RouteAddress {
+  readonly kind: 'forwarded';
+  readonly summary: string;
+  readonly description: string | undefined;
+  readonly query: JsonSchema | undefined;
+  readonly body: JsonSchema | undefined;
+  readonly example: RouteExample | undefined;
+  /** The owning service's name. */
+  readonly owner: string;
+  /** Sends the request on and the answer back; rejects with a typed error when the owner cannot be reached in time. */
+  forward(request: IncomingMessage, response: ServerResponse, context: RequestContext): Promise<void>;
+}
+
+/** Anything a process mounts. */
+export type AnyRoute = Route | ForwardedRoute;
 
 export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType> {
   readonly method: Route['method'];
@@ -70,6 +107,8 @@ export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType
   readonly description?: string;
   readonly query?: Query;
   readonly body?: Body;
+  /** A typical request, for the documentation (otherwise one is made up from the schemas). */
+  readonly example?: RouteExample;
   handle(input: {
     query: z.output<Query>;
     body: z.output<Body>;
@@ -84,6 +123,7 @@ export function defineRoute<Query extends z.ZodType = z.ZodUnknown, Body extends
   definition: RouteDefinition<Query, Body>,
 ): Route {
   return {
+    kind: 'local',
     method: definition.method,
     resource: definition.resource,
     key: definition.key,
@@ -93,6 +133,7 @@ export function defineRoute<Query extends z.ZodType = z.ZodUnknown, Body extends
     description: definition.description,
     querySchema: definition.query,
     bodySchema: definition.body,
+    example: definition.example,
     invoke: async ({ query, body, key, params, context }) =>
       definition.handle({
         query: parseInput(definition.query, query, 'query parameter') as z.output<Query>,

@@ -81,7 +81,7 @@ export async function startDeployment(
       await launch({
         entry: 'apps/gateway/dist/main.js',
         name: 'gateway',
-        env: { ...env, METADATA_WRITER_URL: writer.baseUrl, SEARCH_INDEXER_URL: indexer.baseUrl },
+        env: { ...env, SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl}` },
       });
     } else {
       const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};

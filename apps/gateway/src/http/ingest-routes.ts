@@ -35,6 +35,15 @@ const SYNC_INDEX_HEADER = 'X-DataHub-Sync-Index-Update';
 
 const proposalObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 
+/** A proposal as the documentation shows it. */
+const EXAMPLE_PROPOSAL = {
+  entityType: 'dataset',
+  entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)',
+  changeType: 'UPSERT',
+  aspectName: 'datasetProperties',
+  aspect: { value: '{"description": "A sample table"}', contentType: 'application/json' },
+};
+
 /** The write endpoints. Every proposal is validated in full before anything is published. */
 export function ingestRoutes(options: IngestRoutesOptions): Route[] {
   const { registry, maxAspectBytes } = options;
@@ -48,7 +57,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
     const waitForIndexing = waitFor === 'indexed' || context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
     const wait = waitForIndexing || !(asyncFlag ?? options.asyncByDefault);
     const result = await options.submitter.submit(proposals, { ...context, wait, waitForIndexing });
-    return { wait, result };
+    return { wait, result, headers: outcomeHeaders(result, waitForIndexing) };
   };
 
   return [
@@ -62,10 +71,11 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
         'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id. With `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, answers once search, browse, autocomplete and relationships show the write.',
       body: z.object({ proposal: proposalObject, async: asyncParam }),
       query: z.object({ async: asyncParam, wait: waitParam }),
+      example: { body: { proposal: EXAMPLE_PROPOSAL } },
       handle: async ({ body, query, context }) => {
         const proposal = validateProposal(registry, body.proposal, { maxAspectBytes });
-        const { wait, result } = await submit([proposal], context, body.async ?? query.async, query.wait);
-        return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
+        const { wait, headers } = await submit([proposal], context, body.async ?? query.async, query.wait);
+        return wait ? { body: { value: 'success' }, headers } : accepted(context);
       },
     }),
     defineRoute({
@@ -76,12 +86,24 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       summary: 'Ingest several aspects; all are validated before any is published.',
       body: z.object({ proposals: z.array(proposalObject).min(1).max(options.maxBatchProposals), async: asyncParam }),
       query: z.object({ async: asyncParam, wait: waitParam }),
+      example: {
+        body: {
+          proposals: [
+            EXAMPLE_PROPOSAL,
+            {
+              ...EXAMPLE_PROPOSAL,
+              aspectName: 'status',
+              aspect: { value: '{"removed": false}', contentType: 'application/json' },
+            },
+          ],
+        },
+      },
       handle: async ({ body, query, context }) => {
         const proposals = validateAll(body.proposals, (proposal) =>
           validateProposal(registry, proposal, { maxAspectBytes }),
         );
-        const { wait, result } = await submit(proposals, context, body.async ?? query.async, query.wait);
-        return wait ? { body: { value: 'success' }, headers: outcomeHeaders(result) } : accepted(context);
+        const { wait, headers } = await submit(proposals, context, body.async ?? query.async, query.wait);
+        return wait ? { body: { value: 'success' }, headers } : accepted(context);
       },
     }),
     defineRoute({
@@ -92,11 +114,23 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       summary: 'Ingest a legacy snapshot: several aspects of one entity, all or nothing (deprecated).',
       body: z.object({ entity: z.unknown(), systemMetadata: z.unknown().optional() }),
       query: z.object({ wait: waitParam }),
+      example: {
+        body: {
+          entity: {
+            value: {
+              'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+                urn: EXAMPLE_PROPOSAL.entityUrn,
+                aspects: [{ 'com.linkedin.dataset.DatasetProperties': { description: 'A sample table' } }],
+              },
+            },
+          },
+        },
+      },
       handle: async ({ body, query, context }) => {
         if (body.entity === undefined) throw new ValidationError("Missing required body field 'entity'");
         const proposals = proposalsFromSnapshot(registry, body.entity, body.systemMetadata, maxAspectBytes);
-        const { result } = await submit(proposals, context, false, query.wait);
-        return { headers: outcomeHeaders(result) };
+        const { headers } = await submit(proposals, context, false, query.wait);
+        return { headers };
       },
     }),
   ];
@@ -128,12 +162,33 @@ function accepted(context: RequestContext): RouteResponse {
   return { body: { value: context.requestId } };
 }
 
-/** What became of each proposal, for clients that care (DataHub's body is only "success"). */
-function outcomeHeaders({ outcomes }: SubmitResult): Record<string, string> {
-  return {
+/**
+ * What became of each proposal, for clients that care (DataHub's body is only "success"). A write that waited for
+ * indexing also says whether the read models hold it; when one skipped a change log it can never apply, the write is
+ * stored but reads will not show it, and a `Warning` header says so (the answer is still a success: retrying the same
+ * write would not help).
+ */
+function outcomeHeaders(
+  { outcomes, skippedIndexing }: SubmitResult,
+  waitedForIndexing: boolean,
+): Record<string, string> {
+  const headers: Record<string, string> = {
     'X-Strata-Outcome': outcomes.map((outcome) => outcome.status).join(', '),
     'X-Strata-Aspect-Version': outcomes
       .map((outcome) => (outcome.version === null ? '-' : String(outcome.version)))
       .join(', '),
   };
+  if (!waitedForIndexing) return headers;
+  headers['X-Strata-Indexing'] = skippedIndexing.length === 0 ? 'applied' : 'skipped';
+  if (skippedIndexing.length > 0) {
+    const reasons = skippedIndexing.map(({ readModel, error }) => `${readModel}: ${error}`).join('; ');
+    headers['Warning'] = `199 strata "The write was stored but not indexed: ${headerText(reasons)}"`;
+  }
+  return headers;
+}
+
+/** Text fit for a quoted header value: printable ASCII without quotes or backslashes, at most 1,000 characters. */
+function headerText(text: string): string {
+  const printable = text.replace(/[^\x20-\x7e]|["\\]/g, '?');
+  return printable.length > 1_000 ? `${printable.slice(0, 997)}...` : printable;
 }

@@ -9,7 +9,7 @@ import {
   type GraphIndex,
   type SearchIndex,
 } from '@strata/indices';
-import type { IndexProgress } from '../consumers/index-progress';
+import type { ProcessorProgressReport } from '@strata/change-log';
 
 const pageNumber = (name: string) =>
   z
@@ -69,7 +69,7 @@ async function asBadRequest<T>(work: Promise<T>): Promise<T> {
 }
 
 /** The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress. */
-export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: IndexProgress): Route[] {
+export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: () => ProcessorProgressReport): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -77,6 +77,15 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: I
       action: 'search',
       family: 'restli',
       summary: 'Full-text and structured search over the latest aspects of one entity type.',
+      example: {
+        body: {
+          input: 'orders',
+          entity: 'dataset',
+          start: 0,
+          count: 10,
+          filter: { or: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'], condition: 'EQUAL' }] }] },
+        },
+      },
       description:
         'Terms are ANDed; `field:value`, quoted phrases, `prefix*`, `*`, OR, NOT and parentheses work; `filter` is an ' +
         `OR of AND groups. Soft-deleted entities are hidden unless the filter names \`removed\`. \`count\` ≤ ${MAX_PAGE_SIZE}.`,
@@ -125,6 +134,7 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: I
       action: 'browse',
       family: 'restli',
       summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
+      example: { body: { path: '/prod/hive', entity: 'dataset', start: 0, limit: 10 } },
       description: 'Paging covers the groups first, then the entities. Soft-deleted entities are hidden.',
       body: z.object({
         path: z.string(),
@@ -162,6 +172,7 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: I
       action: 'autocomplete',
       family: 'restli',
       summary: 'Suggestions for a prefix, from the autocomplete fields of one entity type.',
+      example: { body: { query: 'ord', entity: 'dataset', limit: 10 } },
       description: '`start` is accepted and ignored, as DataHub does. Soft-deleted entities are hidden.',
       body: z.object({
         query: z.string(),
@@ -197,6 +208,7 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: I
       resource: '/relationships',
       family: 'restli',
       summary: 'The relationships of an entity in one direction, optionally of some types only.',
+      example: { query: { urn: 'urn:li:corpuser:datahub', direction: 'INCOMING', types: 'List(OwnedBy)' } },
       description:
         'OUTGOING: edges from the entity (e.g. its owners); INCOMING: edges to it (e.g. what a user owns). `types` is a ' +
         'list (`List(a,b)` or repeated); absent, every type.',
@@ -243,8 +255,9 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: I
       method: 'GET',
       resource: '/openapi/operations/indices/progress',
       family: 'openapi',
-      summary: "The search indexer's progress: per input partition, the last change log applied and its lag.",
-      handle: () => Promise.resolve({ body: progress.report() }),
+      summary:
+        "The search indexer's progress, as a whole and per hook (search, graph): per input partition, the last change log handled and its lag; counts of change logs applied and skipped; recent lag percentiles.",
+      handle: () => Promise.resolve({ body: progress() }),
     }),
   ];
 }

@@ -1,0 +1,212 @@
+import { spawnSync } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { documentedPath, exampleOf, openApiDocument, sampleOf } from './api-docs';
+import { createHttpApp } from './create-http-app';
+import { listen, type RunningServer } from './http-server';
+import { defineRoute, type AnyRoute, type ForwardedRoute } from './route';
+import { describeRoute } from './service-table';
+
+/** Validates a document against the OpenAPI schema of its version, in a child process (the validator is ESM only). */
+function validateOpenApi(document: unknown): { valid: boolean; errors?: unknown } {
+  const script = `
+    import { Validator } from '@seriousme/openapi-schema-validator';
+    const chunks = [];
+    for await (const chunk of process.stdin) chunks.push(chunk);
+    const result = await new Validator().validate(JSON.parse(Buffer.concat(chunks).toString()));
+    console.log(JSON.stringify(result));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+    cwd: __dirname,
+  });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout) as { valid: boolean; errors?: unknown };
+}
+
+const local = [
+  defineRoute({
+    method: 'POST',
+    resource: '/aspects',
+    action: 'ingestProposal',
+    family: 'restli',
+    summary: 'Ingest one aspect.',
+    body: z.object({ proposal: z.record(z.string(), z.unknown()), async: z.enum(['true', 'false']).optional() }),
+    query: z.object({ wait: z.enum(['indexed']).optional() }),
+    example: { body: { proposal: { entityType: 'dataset' } } },
+    handle: () => Promise.resolve({ body: { value: 'success' } }),
+  }),
+  defineRoute({
+    method: 'GET',
+    resource: '/aspects',
+    key: { name: 'urn', description: 'Entity URN.' },
+    family: 'restli',
+    summary: 'One version of one aspect.',
+    query: z.object({ aspect: z.string().min(1), version: z.coerce.number().int().default(0) }),
+    handle: () => Promise.resolve({ body: {} }),
+  }),
+  defineRoute({
+    method: 'GET',
+    resource: '/schema-registry/api/subjects/:subject/versions',
+    family: 'schema-registry',
+    summary: 'Versions of a subject.',
+    handle: () => Promise.resolve({ body: [] }),
+  }),
+];
+
+const forwarded: ForwardedRoute = {
+  kind: 'forwarded',
+  method: 'POST',
+  resource: '/entities',
+  key: undefined,
+  action: 'search',
+  family: 'restli',
+  summary: 'Search.',
+  description: 'Served by the search indexer.',
+  query: undefined,
+  body: {
+    type: 'object',
+    properties: { input: { type: 'string' }, entity: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+    required: ['input', 'entity'],
+  },
+  example: undefined,
+  owner: 'search-indexer',
+  forward: (_request: IncomingMessage, response: ServerResponse) => {
+    response.end();
+    return Promise.resolve();
+  },
+};
+
+const routes: AnyRoute[] = [...local, forwarded];
+
+describe('generated documentation', () => {
+  let server: RunningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = createHttpApp({
+      routes,
+      newId: () => 'id',
+      anonymousActor: 'urn:li:corpuser:UNKNOWN',
+      maxBodyBytes: 1024,
+      logger: { error: () => undefined },
+      isReady: () => true,
+      documentation: { title: 'Test service', version: '1', description: 'Routes under test.' },
+    });
+    server = await listen(app, '127.0.0.1', 0);
+    base = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterAll(async () => {
+    await server.close(0);
+  });
+
+  /** Every route the app mounts: its own (health, metrics, the documentation) and those given. */
+  const mounted = [
+    'GET /health',
+    'GET /metrics',
+    'GET /restli/docs',
+    'GET /openapi/v3/api-docs',
+    'GET /openapi/swagger-ui/index.html',
+    'POST /aspects?action=ingestProposal',
+    'GET /aspects/{urn}',
+    'GET /schema-registry/api/subjects/{subject}/versions',
+    'POST /entities?action=search',
+  ];
+
+  it('lists every mounted route in the OpenAPI document, which is valid OpenAPI 3.1', async () => {
+    const document = (await (await fetch(`${base}/openapi/v3/api-docs`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual([...mounted].sort());
+    expect(document.openapi).toBe('3.1.0');
+    expect(validateOpenApi(document)).toEqual({ valid: true });
+  });
+
+  it('documents a forwarded route from the schemas its owner published, as fully as a local one', async () => {
+    const document = (await (await fetch(`${base}/openapi/v3/api-docs`)).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { requestBody?: { content: Record<string, { schema: unknown; example: unknown }> }; parameters?: unknown[] }
+        >
+      >;
+    };
+    const search = document.paths['/entities?action=search']?.['post'];
+    expect(search?.requestBody?.content['application/json']).toEqual({
+      schema: forwarded.body,
+      example: { input: 'string', entity: 'string' },
+    });
+    expect(search?.parameters).toEqual([
+      {
+        name: 'action',
+        in: 'query',
+        required: true,
+        description: 'The Rest.li action.',
+        schema: { type: 'string', const: 'search' },
+      },
+    ]);
+    const read = document.paths['/aspects/{urn}']?.['get'];
+    expect(read?.parameters).toEqual([
+      { name: 'urn', in: 'path', required: true, description: 'Entity URN.', schema: { type: 'string' } },
+      { name: 'aspect', in: 'query', required: true, schema: { type: 'string', minLength: 1 } },
+      expect.objectContaining({ name: 'version', in: 'query', required: false }),
+    ]);
+  });
+
+  it('lists every mounted route in /restli/docs with its parameters, body fields and an example request', async () => {
+    const page = await (await fetch(`${base}/restli/docs`)).text();
+    for (const route of mounted) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(page).toContain(`<span class="method">${method}</span> <code>${path.replace(/&/g, '&#38;')}</code>`);
+    }
+    expect(page).toContain('<code>proposal</code></td><td>map</td><td>yes</td>');
+    expect(page).toContain(
+      `curl -X POST &#39;http://127.0.0.1:${server.port}/aspects?action=ingestProposal&#39; \\\n  -H &#39;X-RestLi-Protocol-Version: 2.0.0&#39;`,
+    );
+    expect(page).toContain(`/aspects/&#60;urn&#62;?aspect=string`);
+  });
+
+  it('serves Swagger UI on the document', async () => {
+    const page = await fetch(`${base}/openapi/swagger-ui/index.html`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("url: '/openapi/v3/api-docs'");
+    const script = await fetch(`${base}/openapi/swagger-ui/swagger-ui-bundle.js`);
+    expect(script.status).toBe(200);
+  });
+});
+
+describe('documentation helpers', () => {
+  it('addresses Rest.li actions, keys and named parameters as clients write them', () => {
+    expect(routes.map((route) => documentedPath(describeRoute(route)))).toEqual([
+      '/aspects?action=ingestProposal',
+      '/aspects/{urn}',
+      '/schema-registry/api/subjects/{subject}/versions',
+      '/entities?action=search',
+    ]);
+  });
+
+  it('makes up an example from the schemas when none is declared, and keeps a declared one', () => {
+    expect(exampleOf(describeRoute(local[1]!))).toEqual({ query: { aspect: 'string' } });
+    expect(exampleOf(describeRoute(local[0]!))).toEqual({ body: { proposal: { entityType: 'dataset' } } });
+    expect(sampleOf({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 5 }] })).toBe(5);
+    expect(sampleOf({ type: 'array', items: { enum: ['a', 'b'] } })).toEqual(['a']);
+  });
+
+  it('keeps operation ids unique', () => {
+    const document = openApiDocument([describeRoute(local[1]!), { ...describeRoute(local[1]!), method: 'POST' }], {
+      title: 't',
+      version: '1',
+      description: 'd',
+    }) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const ids = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

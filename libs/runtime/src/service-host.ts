@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { readSchemas } from '@strata/schemas';
+import { createEntityRegistry, UNKNOWN_ACTOR_URN, type EntityRegistry } from '@strata/model';
+import { createEventSerde, topicNamesFrom, type EventSerde, type TopicNames } from '@strata/events';
+import { createHttpApp, listen, type AnyRoute, type RunnableService, type RunningServer } from '@strata/http';
+import { systemScheduler, type Scheduler } from '@strata/timing';
+import { Engines, type EngineSettings } from './engines';
+import { Lifecycle, type LifecycleScope } from './lifecycle';
+import type { StrataService } from './strata-service';
+
+/** The configuration keys of the log's topic names (`topicConfig` of `@strata/config`). */
+type TopicSettings = Parameters<typeof topicNamesFrom>[0];
+
+/** What every process reads: where to listen, how much to log, which engines to use, and the log's topics. */
+export interface HostSettings extends EngineSettings, TopicSettings {
+  readonly HOST: string;
+  readonly PORT: number;
+  readonly LOG_LEVEL: string;
+}
+
+/** The model every service of a process shares: the entity registry, the log's records, the topic names. */
+export interface SharedModel {
+  readonly registry: EntityRegistry;
+  readonly serde: EventSerde;
+  readonly topics: TopicNames;
+}
+
+/** What a process's composition gets to build its services with. */
+export interface HostContext {
+  /** Registers what is opened, for stopping in reverse (and unwinding a failed start). */
+  readonly scope: LifecycleScope;
+  readonly engines: Engines;
+  readonly model: SharedModel;
+  readonly logger: Logger;
+  readonly scheduler: Scheduler;
+  /** The port the process listens on. Known once its HTTP server listens, before any service starts. */
+  port(): number;
+}
+
+/** The services a process runs, and how it serves them. */
+export interface HostedServices {
+  /** Started in this order once the HTTP server listens; stopped in reverse after it closed. */
+  readonly services: readonly StrataService[];
+  /** The routes the process serves. Default: every service's routes. */
+  readonly routes?: readonly AnyRoute[];
+  /** The service this process tells a gateway about (`/internal/service`): set when one service runs alone. */
+  readonly serviceTableOf?: StrataService;
+  /** Serve generated documentation of every route (the public front does). */
+  readonly documented?: boolean;
+  /** Largest JSON body a route handled here accepts, in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * Runs a Strata process — one service alone, or several composed — the same way for every process: open the engines
+ * and build the services (`compose`), listen (health answering 503), start the services in order, then answer 200 on
+ * `/health` and log `<name> is ready` with the port. Stopping (SIGTERM) turns health to 503, lets in-flight requests
+ * finish, stops the services in reverse order, then closes the engines. A start that fails at any point undoes what
+ * it had done, so nothing is left running, listening or locked.
+ */
+export function hostServices(
+  name: string,
+  settings: HostSettings,
+  compose: (context: HostContext) => Promise<HostedServices>,
+): RunnableService {
+  const logger = pino({ level: settings.LOG_LEVEL, base: { service: name } });
+  const engines = new Engines(settings, logger);
+  const schemas = readSchemas();
+  const model: SharedModel = {
+    registry: createEntityRegistry(schemas),
+    serde: createEventSerde(schemas),
+    topics: topicNamesFrom(settings),
+  };
+  const lifecycle = new Lifecycle(logger);
+  let server: RunningServer | undefined;
+  let ready = false;
+  return {
+    async start() {
+      await lifecycle.start(async (scope) => {
+        const hosted = await compose({
+          scope,
+          engines,
+          model,
+          logger,
+          scheduler: systemScheduler,
+          port: () => {
+            if (server === undefined) throw new Error(`${name}: the port is known once the HTTP server listens`);
+            return server.port;
+          },
+        });
+        const table = hosted.serviceTableOf;
+        const app = createHttpApp({
+          routes: hosted.routes ?? hosted.services.flatMap((service) => service.routes),
+          newId: randomUUID,
+          anonymousActor: UNKNOWN_ACTOR_URN,
+          maxBodyBytes: hosted.maxBodyBytes,
+          logger,
+          isReady: () => ready,
+          metrics: hosted.services.flatMap((service) => service.metrics),
+          ...(table === undefined ? {} : { serviceTable: { service: table.name, readModels: table.readModels } }),
+          ...(hosted.documented === true
+            ? {
+                documentation: {
+                  title: 'Strata metadata service',
+                  version: '0.1.0',
+                  description:
+                    "The REST interface of DataHub's metadata service (GMS), served by Strata: every route this process answers.",
+                },
+              }
+            : {}),
+        });
+        const listening = await scope.open(
+          'HTTP server',
+          () => listen(app, settings.HOST, settings.PORT),
+          (running) => running.close(),
+        );
+        server = listening;
+        for (const service of hosted.services) await scope.start(service.name, service);
+        // Registered last, so stopped first: no new work is taken while the services stop.
+        await scope.open(
+          'HTTP readiness',
+          () => {
+            ready = true;
+          },
+          () => {
+            ready = false;
+            return listening.close();
+          },
+        );
+        logger.info(
+          { host: settings.HOST, port: listening.port, dataDir: settings.DATA_DIR, ...engines.choice() },
+          `${name} is ready`,
+        );
+      });
+    },
+    async stop() {
+      await lifecycle.stop();
+      logger.info(`${name} stopped`);
+    },
+  };
+}
