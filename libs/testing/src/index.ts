@@ -1,4 +1,6 @@
 export { eventually } from './eventually';
+export { datasetUrn, entityTypeOf, ingestProposalBatchBody, ingestProposalBody, proposalOf } from './proposals';
+export type { ProposalJson, ProposalOptions } from './proposals';
 export { TestHttpClient } from './http-client';
 export type { TestResponse } from './http-client';
 export { repositoryRoot, startServiceProcess, startStandalone } from './standalone-process';
