@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
 
-import { settle } from './settle';
 import type {
   GraphChange,
   GraphEdge,
@@ -27,15 +26,16 @@ export interface SqliteGraphIndexOptions {
  * Runs with `synchronous = NORMAL`: a power loss may drop the last writes, which is acceptable because the index is
  * rebuilt from the primary store (the consumer replays the change log), unlike the store itself, which fsyncs.
  * `replaceEdges`, `removeEntity` and `apply` (the whole list) are each one `BEGIN IMMEDIATE` transaction: a query
- * sees a call's effect whole or not at all, and a call that rejects has changed nothing. A query reads in one
+ * sees a call's effect whole or not at all, and a call that rejects has changed nothing. The transaction runs in steps
+ * that give the event loop a turn every few milliseconds (an aspect may imply 100,000 edges); writes run one after the
+ * other and queries wait for the one in progress, so nothing else uses the connection meanwhile. A query reads in one
  * transaction, so its `total` and its page come from the same snapshot.
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly db: Database.Database;
   private readonly statements;
-  private readonly replaceTransaction;
-  private readonly removeEntityTransaction;
-  private readonly applyTransaction;
+  /** The writes in progress, one after the other; reads start once they are done. */
+  private writes: Promise<void> = Promise.resolve();
   private readonly queryTransaction;
 
   constructor(options: SqliteGraphIndexOptions) {
@@ -93,30 +93,6 @@ export class SqliteGraphIndex implements GraphIndex {
       },
     };
 
-    const replaceAspect = (source: string, aspect: string, edges: readonly GraphEdge[]): void => {
-      this.statements.deleteAspect.run(source, aspect);
-      for (const edge of edges) {
-        this.statements.insertEdge.run(
-          source,
-          aspect,
-          edge.type,
-          edge.destination,
-          edge.createdAt ?? null,
-          edge.createdBy ?? null,
-        );
-      }
-    };
-    const removeEntity = (urn: string): void => {
-      this.statements.deleteEntity.run(urn, urn);
-    };
-    this.replaceTransaction = db.transaction(replaceAspect);
-    this.removeEntityTransaction = db.transaction(removeEntity);
-    this.applyTransaction = db.transaction((changes: readonly GraphChange[]): void => {
-      for (const change of changes) {
-        if (change.kind === 'removeEntity') removeEntity(change.urn);
-        else replaceAspect(change.source, change.aspect, change.edges);
-      }
-    });
     this.queryTransaction = db.transaction((query: RelationshipQuery): RelationshipPage => {
       const statements = this.statements[query.direction];
       const types = JSON.stringify(query.types);
@@ -128,25 +104,64 @@ export class SqliteGraphIndex implements GraphIndex {
   }
 
   replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void> {
-    return settle(() => {
-      this.replaceTransaction.immediate(source, aspect, edges);
-    });
+    return this.apply([{ kind: 'replaceEdges', source, aspect, edges }]);
   }
 
   removeEntity(urn: string): Promise<void> {
-    return settle(() => {
-      this.removeEntityTransaction.immediate(urn);
-    });
+    return this.apply([{ kind: 'removeEntity', urn }]);
   }
 
   apply(changes: readonly GraphChange[]): Promise<void> {
-    return settle(() => {
-      if (changes.length > 0) this.applyTransaction.immediate(changes);
-    });
+    if (changes.length === 0) return this.afterWrites(() => undefined);
+    const applied = this.writes.then(() => this.applyInSteps(changes));
+    this.writes = applied.catch(() => undefined);
+    return applied;
+  }
+
+  /**
+   * One write transaction, run in steps: between steps (every few milliseconds) the event loop takes other work, so
+   * that an aspect with tens of thousands of edges does not stall the process for the whole of its write. Writes run
+   * one after the other and reads wait for the one in progress, so nothing else uses the connection meanwhile.
+   */
+  private async applyInSteps(changes: readonly GraphChange[]): Promise<void> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      let stepStarted = performance.now();
+      let written = 0;
+      for (const change of changes) {
+        if (change.kind === 'removeEntity') {
+          this.statements.deleteEntity.run(change.urn, change.urn);
+          continue;
+        }
+        this.statements.deleteAspect.run(change.source, change.aspect);
+        for (const edge of change.edges) {
+          this.statements.insertEdge.run(
+            change.source,
+            change.aspect,
+            edge.type,
+            edge.destination,
+            edge.createdAt ?? null,
+            edge.createdBy ?? null,
+          );
+          if (++written % EDGES_PER_STEP !== 0 || performance.now() - stepStarted < STEP_MS) continue;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          stepStarted = performance.now();
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Runs a read once the writes in progress have committed (see {@link applyInSteps}). */
+  private afterWrites<T>(read: () => T): Promise<T> {
+    return this.writes.then(read);
   }
 
   relationships(query: RelationshipQuery): Promise<RelationshipPage> {
-    return settle(() => {
+    return this.afterWrites(() => {
       // Checked although typed: the value comes from a query string, and an unknown one must not reach `statements`.
       const direction: string = query.direction;
       if (direction !== 'INCOMING' && direction !== 'OUTGOING') {
@@ -159,7 +174,7 @@ export class SqliteGraphIndex implements GraphIndex {
   }
 
   close(): Promise<void> {
-    return settle(() => {
+    return this.afterWrites(() => {
       if (this.db.open) this.db.close();
     });
   }
@@ -180,6 +195,10 @@ function toRelationship(row: RelationshipRow): Relationship {
     ...(row.created_by === null ? {} : { createdBy: row.created_by }),
   };
 }
+
+/** How long a write runs before it gives the event loop a turn, in milliseconds, and how often it looks. */
+const STEP_MS = 10;
+const EDGES_PER_STEP = 500;
 
 function isNonNegativeInteger(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;

@@ -18,10 +18,9 @@ import type {
 import { SearchPageCache } from './search-page-cache';
 import { autocompletePrefix, fold, globMatches, matchedFields, parseSearchQuery, type QueryNode } from './search-query';
 import type { EntitySearchSchema, SearchSchema } from './search-schema';
-import { settle } from './settle';
 import { SqliteSearchFacets } from './sqlite-search-facets';
 import { BrowseRowKind, SqliteSearchLayout, toDocument, type DocumentRow, type FtsTable } from './sqlite-search-layout';
-import { SqliteSearchRows } from './sqlite-search-rows';
+import { runSteps, SqliteSearchRows } from './sqlite-search-rows';
 import { fewestRowsDriver, hitsQuery, visibility, type FoundHits, type PageRow } from './sqlite-search-sql';
 import { TermListReader } from './term-list-reader';
 
@@ -82,12 +81,15 @@ export interface SqliteSearchIndexOptions {
  * transaction.
  *
  * Runs with `synchronous = NORMAL` (the index is rebuilt from the primary store if a power loss drops a write); each
- * write call is one `BEGIN IMMEDIATE` transaction and each query reads one snapshot.
+ * write call is one `BEGIN IMMEDIATE` transaction and each query reads one snapshot. A write runs in steps that give the
+ * event loop a turn every few milliseconds, so that one very large document does not stall its process; writes run one
+ * after the other and queries wait for the write in progress, so none sees half of one.
  */
 export class SqliteSearchIndex implements SearchIndex {
   readonly schema: SearchSchema;
   private readonly db: Database.Database;
-  private readonly writeTransaction;
+  /** The writes in progress, one after the other; reads start once they are done. */
+  private writes: Promise<void> = Promise.resolve();
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly layout: SqliteSearchLayout;
@@ -129,22 +131,16 @@ export class SqliteSearchIndex implements SearchIndex {
       this.termLists = (options.termLists ?? true) ? new TermListReader(db, this.prepared) : undefined;
       this.facets = new SqliteSearchFacets(db, this.prepared);
       this.layout.openDerived(this.prepared, (id, document) => {
-        this.rows.deriveRows(id, document);
+        runSteps(this.rows.deriveRows(id, document));
       });
     } catch (error) {
       db.close();
       throw error;
     }
-    this.writeTransaction = db.transaction((changes: readonly DocumentWrite[]): void => {
-      for (const change of changes) {
-        if ('put' in change) this.rows.putDocument(change.put);
-        else this.rows.removeDocument(change.remove);
-      }
-    });
   }
 
   documents(urns: readonly string[]): Promise<Map<string, SearchDocument>> {
-    return settle(() => {
+    return this.afterWrites(() => {
       const found = new Map<string, SearchDocument>();
       for (const urn of urns) {
         const row = this.statements.documentByUrn.get(urn);
@@ -155,7 +151,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   write(changes: readonly DocumentWrite[]): Promise<void> {
-    return settle(() => {
+    try {
       for (const change of changes) {
         if (!('put' in change)) continue;
         const { urn, entityType } = change.put;
@@ -164,13 +160,47 @@ export class SqliteSearchIndex implements SearchIndex {
           throw new ValidationError(`The document of ${urn} is not of entity type ${entityType}`);
         }
       }
-      this.writeTransaction.immediate(changes);
-      this.pages.written(changes);
-    });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const written = this.writes.then(() => this.writeInSteps(changes));
+    this.writes = written.catch(() => undefined);
+    return written;
+  }
+
+  /**
+   * One write transaction, run in steps: between steps (every few milliseconds) the event loop takes other work —
+   * requests, other services of the process — so that a very large document does not stall the process for the whole
+   * of its write. Nothing else uses this connection meanwhile: writes run one after the other, and reads wait for the
+   * write in progress ({@link afterWrites}), so they see it whole or not at all.
+   */
+  private async writeInSteps(changes: readonly DocumentWrite[]): Promise<void> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      let stepStarted = performance.now();
+      for (const change of changes) {
+        const steps = 'put' in change ? this.rows.putDocument(change.put) : this.rows.removeDocument(change.remove);
+        for (let step = steps.next(); step.done !== true; step = steps.next()) {
+          if (performance.now() - stepStarted < STEP_MS) continue;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          stepStarted = performance.now();
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+    this.pages.written(changes);
+  }
+
+  /** Runs a read once the writes in progress have committed (see {@link writeInSteps}). */
+  private afterWrites<T>(read: () => T): Promise<T> {
+    return this.writes.then(read);
   }
 
   search(request: SearchRequest): Promise<SearchPage> {
-    return settle(() => {
+    return this.afterWrites(() => {
       const entity = this.entity(request.entityType);
       checkPaging(request.start, request.count, MAX_PAGE_SIZE, 'count');
       const query = parseSearchQuery(request.input, entity);
@@ -202,7 +232,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   browse(request: BrowseRequest): Promise<BrowsePage> {
-    return settle(() => {
+    return this.afterWrites(() => {
       const entity = this.entity(request.entityType);
       checkPaging(request.start, request.limit, MAX_PAGE_SIZE, 'limit');
       const filter = resolveFilter(request.filter, entity);
@@ -245,7 +275,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   autocomplete(request: AutocompleteRequest): Promise<AutocompletePage> {
-    return settle(() => {
+    return this.afterWrites(() => {
       const entity = this.entity(request.entityType);
       checkPaging(0, request.limit, MAX_PAGE_SIZE, 'limit');
       const filter = resolveFilter(request.filter, entity);
@@ -291,7 +321,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   close(): Promise<void> {
-    return settle(() => {
+    return this.afterWrites(() => {
       this.pages.clear();
       if (this.db.open) this.db.close();
     });
@@ -357,6 +387,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly driverOf = (group: readonly Criterion[]): Criterion | undefined =>
     fewestRowsDriver(this.prepared, group);
 }
+
+/** How long a write runs before it gives the event loop a turn, in milliseconds. */
+const STEP_MS = 10;
 
 /** How much of the file reads may map (SQLite's default build allows up to 2 GB). */
 const MMAP_BYTES = 2 ** 31;

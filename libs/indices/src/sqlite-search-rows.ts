@@ -19,6 +19,10 @@ import { termListEntry, type ColumnWords, type TermListEntry } from './term-list
  * The rows a document write produces in {@link SqliteSearchIndex}: the document in `documents`, and every row derived
  * from it in the same transaction (field values, facet numbers and counts, the FTS row with its filter keys, the term
  * lists, browse rows, suggestions); and, when the document is replaced or removed, taking them out again.
+ *
+ * Each write is a generator that yields every {@link ROWS_PER_STEP} statements or so: the caller decides whether to run
+ * it to the end at once ({@link runSteps}) or to give the event loop a turn between steps, so that one very large
+ * document (100,000 owners: hundreds of thousands of rows) does not hold a process for the whole of its write.
  */
 export class SqliteSearchRows {
   private readonly statements;
@@ -86,11 +90,11 @@ export class SqliteSearchRows {
   }
 
   /** Stores a document, replacing the one of its URN and the rows derived from it. */
-  putDocument(document: SearchDocument): void {
+  *putDocument(document: SearchDocument): Generator<void, void, undefined> {
     const fields = documentFields(document);
     const removed = fields[REMOVED_FIELD]?.includes(true) === true;
     const existing = this.statements.documentByUrn.get(document.urn);
-    if (existing !== undefined) this.clearDerived(existing);
+    if (existing !== undefined) yield* this.clearDerived(existing);
     const row = this.statements.upsertDocument.get(
       document.urn,
       document.entityType,
@@ -98,21 +102,24 @@ export class SqliteSearchRows {
       JSON.stringify(document.aspects),
     );
     if (row === undefined) throw new Error(`Storing the search document of ${document.urn} returned no id`);
-    this.deriveRows(row.id, document);
+    yield* this.deriveRows(row.id, document);
   }
 
   /** Writes every derived row of a stored document. */
-  deriveRows(id: number, document: SearchDocument): void {
+  *deriveRows(id: number, document: SearchDocument): Generator<void, void, undefined> {
     const entity = this.entity(document.entityType);
     const fields = documentFields(document);
     const removed = fields[REMOVED_FIELD]?.includes(true) === true ? 1 : 0;
+    let written = 0;
     for (const [name, values] of Object.entries(fields)) {
       for (const value of values) {
         this.statements.insertFieldValue.run(id, name, valueText(value), valueNumber(value) ?? null);
+        if (++written % ROWS_PER_STEP === 0) yield;
       }
     }
     for (const facet of entity.facets) {
       for (const value of fields[facet.name] ?? []) {
+        if (++written % (ROWS_PER_STEP / 2) === 0) yield;
         const text = valueText(value);
         const facetId = this.statements.facetId.get(entity.entityType, facet.name, text, removed === 0 ? 1 : 0);
         if (facetId === undefined)
@@ -121,8 +128,11 @@ export class SqliteSearchRows {
       }
     }
     const fts = this.layout.ftsTable(entity.entityType);
-    const text = ftsText(fields, fts);
+    yield;
+    const text = yield* ftsText(fields, fts);
+    yield;
     fts.insert?.run(id, ...text.columns, text.filterKeys);
+    yield;
     const { terms } = text;
     // Only visible documents are in the lists, so only theirs can be wrong there.
     this.statements.countDocument.run(entity.entityType, 1 - removed, removed === 0 && !terms.certain ? 1 : 0);
@@ -130,6 +140,7 @@ export class SqliteSearchRows {
       for (const [term, weight] of terms.weights) {
         this.statements.insertPosting.run(entity.entityType, term, weight, terms.size, document.urn, id);
         this.statements.addToGroup.run(entity.entityType, term, weight, terms.size);
+        if (++written % (ROWS_PER_STEP / 2) === 0) yield;
       }
     }
     // Each (prefix, kind, next) once per document, so that plain counts count documents.
@@ -162,34 +173,42 @@ export class SqliteSearchRows {
             document.urn,
           );
         });
+        if (++written % (ROWS_PER_STEP / 4) === 0) yield;
       }
     }
   }
 
   /** Removes a URN's document and the rows derived from it, if it has one. */
-  removeDocument(urn: string): void {
+  *removeDocument(urn: string): Generator<void, void, undefined> {
     const existing = this.statements.documentByUrn.get(urn);
     if (existing === undefined) return;
-    this.clearDerived(existing);
+    yield* this.clearDerived(existing);
     this.statements.deleteDocument.run(existing.id);
   }
 
-  private clearDerived(row: DocumentRow): void {
+  private *clearDerived(row: DocumentRow): Generator<void, void, undefined> {
     const fts = this.layout.ftsTables.get(row.entity);
+    let written = 0;
     if (fts !== undefined) {
       // What the document added to the counts and term lists, from the document as it was stored.
-      const { terms } = ftsText(documentFields(toDocument(row)), fts);
+      const { terms } = yield* ftsText(documentFields(toDocument(row)), fts);
+      yield;
       this.statements.countDocument.run(row.entity, row.removed - 1, row.removed === 0 && !terms.certain ? -1 : 0);
       if (row.removed === 0) {
-        for (const facet of this.statements.facetsOf.all(row.id)) this.statements.uncountFacet.run(facet);
+        for (const facet of this.statements.facetsOf.all(row.id)) {
+          this.statements.uncountFacet.run(facet);
+          if (++written % ROWS_PER_STEP === 0) yield;
+        }
         for (const [term, weight] of terms.weights) {
           this.statements.deletePosting.run(row.entity, term, weight, terms.size, row.urn);
           if (this.statements.dropLastOfGroup.run(row.entity, term, weight, terms.size).changes === 0) {
             this.statements.removeFromGroup.run(row.entity, term, weight, terms.size);
           }
+          if (++written % (ROWS_PER_STEP / 2) === 0) yield;
         }
       }
     }
+    yield;
     this.statements.deleteDocumentFacets.run(row.id);
     this.statements.deleteFieldValues.run(row.id);
     this.statements.deleteBrowsePaths.run(row.id);
@@ -204,21 +223,42 @@ export class SqliteSearchRows {
   }
 }
 
+/** About how many statements a write step runs before it yields (a few milliseconds' worth). */
+export const ROWS_PER_STEP = 1_000;
+
+/** Runs a write's steps to the end, without giving the event loop a turn. */
+export function runSteps(steps: Generator<void, void, undefined>): void {
+  for (let step = steps.next(); step.done !== true; step = steps.next()) {
+    // each step's statements ran as it was taken
+  }
+}
+
 /**
  * Between two values of a field: a token no query word can equal (a private-use character, which the analyzer never
  * emits), so that a phrase cannot match across values.
  */
 const VALUE_BREAK = ' \uE000 ';
 
-/** A document's FTS row: its text columns, its filter keys column, and what it adds to the term lists. */
-function ftsText(
+/**
+ * A document's FTS row: its text columns, its filter keys column, and what it adds to the term lists. A generator, so
+ * that analyzing the values of a very large document can give the event loop turns (see {@link ROWS_PER_STEP}).
+ */
+function* ftsText(
   fields: Readonly<Record<string, readonly FieldValue[]>>,
   fts: FtsTable,
-): { columns: string[]; filterKeys: string; terms: TermListEntry } {
-  const words: ColumnWords[] = fts.columns.map((column) =>
-    (fields[column] ?? []).map((value) => analyze(valueText(value))),
-  );
+): Generator<void, { columns: string[]; filterKeys: string; terms: TermListEntry }, undefined> {
+  const words: ColumnWords[] = [];
+  let analyzed = 0;
+  for (const column of fts.columns) {
+    const values: string[][] = [];
+    for (const value of fields[column] ?? []) {
+      values.push(analyze(valueText(value)));
+      if (++analyzed % ROWS_PER_STEP === 0) yield;
+    }
+    words.push(values);
+  }
   const keys = filterKeys(fields);
+  yield;
   return {
     columns: words.map((values) => values.map((value) => value.join(' ')).join(VALUE_BREAK)),
     filterKeys: keys.join(' '),

@@ -89,6 +89,9 @@ export class SqliteSubscription implements Subscription {
           this.delivery.pollIntervalMs,
           AbortSignal.any([this.stopping.signal, idle.signal]),
         );
+        // Woken by a publish in this process: let the loop take its pending I/O (other requests) before this batch,
+        // which would otherwise run right after the publisher's own work, in the same turn.
+        await nextLoopTurn();
         continue;
       }
       this.idle = undefined;
@@ -177,4 +180,13 @@ export class SqliteSubscription implements Subscription {
       // A faulty error callback must not stop delivery; the batch is retried either way.
     }
   }
+}
+
+/**
+ * Resolves after the event loop has been through its I/O phase once: a first immediate runs in the current check
+ * phase, the second only after the next poll phase.
+ */
+async function nextLoopTurn(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }

@@ -4,6 +4,7 @@ import {
   javaClassOf,
   unionMemberKey,
   urnEntityTypeOfClass,
+  type Annotations,
   type AvroSchema,
   type FieldSchema,
   type RecordSchema,
@@ -73,9 +74,26 @@ export function validateAspectValue(
   context: AspectValidationContext = {},
 ): JsonObject {
   const walker = new Walker(context);
-  const result = walker.record(schema, value, [], []);
+  const result = walker.record(schema, value, ROOT, NO_CONSTRAINTS);
   if (walker.problems.length > 0 || result === INVALID) throw new AspectValidationError(walker.problems);
   return result as JsonObject;
+}
+
+/**
+ * Where a value is, as a chain of segments from the root: built as the walk descends, written out as a JSON pointer
+ * only when there is a problem to report (an aspect can hold 100,000 owners; copying an array of segments for each
+ * would dominate the walk).
+ */
+interface Path {
+  readonly parent: Path | undefined;
+  readonly segment: string;
+}
+
+const ROOT: Path | undefined = undefined;
+const NO_CONSTRAINTS: readonly RelationshipConstraint[] = [];
+
+function at(parent: Path | undefined, segment: string): Path {
+  return { parent, segment };
 }
 
 class Walker {
@@ -83,7 +101,7 @@ class Walker {
 
   constructor(private readonly context: AspectValidationContext) {}
 
-  private problem(path: readonly string[], reason: string): typeof INVALID {
+  private problem(path: Path | undefined, reason: string): typeof INVALID {
     if (this.problems.length < MAX_PROBLEMS_COLLECTED) this.problems.push({ path: pointer(path), reason });
     return INVALID;
   }
@@ -91,16 +109,18 @@ class Walker {
   record(
     schema: RecordSchema,
     value: unknown,
-    path: readonly string[],
+    path: Path | undefined,
     constraints: readonly RelationshipConstraint[],
   ): Result {
     if (!isPlainObject(value)) return this.problem(path, `expected an object (${schema.name}), got ${describe(value)}`);
     const output: JsonObject = {};
     let valid = true;
     for (const field of schema.fields) {
-      const fieldPath = [...path, field.name];
+      const fieldPath = at(path, field.name);
       const fieldValue = Object.prototype.hasOwnProperty.call(value, field.name) ? value[field.name] : undefined;
-      const fieldConstraints = [...descend(constraints, field.name), ...constraintsOf(field)];
+      const own = fieldFacts(field).constraints;
+      const inherited = constraints.length === 0 ? NO_CONSTRAINTS : descend(constraints, field.name);
+      const fieldConstraints = inherited.length === 0 ? own : own.length === 0 ? inherited : [...inherited, ...own];
       if (fieldValue === undefined || (fieldValue === null && field.optional)) {
         if (!field.optional && !field.hasDefault) {
           this.problem(fieldPath, 'required field is missing');
@@ -118,10 +138,10 @@ class Walker {
   private field(
     field: FieldSchema,
     value: unknown,
-    path: readonly string[],
+    path: Path | undefined,
     constraints: readonly RelationshipConstraint[],
   ): Result {
-    const fieldClass = javaClassOf(field.annotations);
+    const fieldClass = fieldFacts(field).javaClass;
     if (field.optional && field.type.type === 'union') {
       const present = field.type.members.filter((member) => member.type !== 'null');
       const only = present.length === 1 ? present[0] : undefined;
@@ -134,7 +154,7 @@ class Walker {
   private value(
     schema: AvroSchema,
     value: unknown,
-    path: readonly string[],
+    path: Path | undefined,
     constraints: readonly RelationshipConstraint[],
     inheritedClass?: string,
   ): Result {
@@ -145,19 +165,19 @@ class Walker {
         return this.union(schema, value, path, constraints);
       case 'array': {
         if (!Array.isArray(value)) return this.problem(path, `expected an array, got ${describe(value)}`);
-        const itemConstraints = descend(constraints, '*');
+        const itemConstraints = constraints.length === 0 ? NO_CONSTRAINTS : descend(constraints, '*');
         const output = value.map((item, index) =>
-          this.value(schema.items, item, [...path, String(index)], itemConstraints),
+          this.value(schema.items, item, at(path, String(index)), itemConstraints),
         );
         return output.includes(INVALID) ? INVALID : output;
       }
       case 'map': {
         if (!isPlainObject(value)) return this.problem(path, `expected an object (a map), got ${describe(value)}`);
-        const valueConstraints = descend(constraints, '*');
+        const valueConstraints = constraints.length === 0 ? NO_CONSTRAINTS : descend(constraints, '*');
         const output: JsonObject = {};
         let valid = true;
         for (const [key, item] of Object.entries(value)) {
-          const result = this.value(schema.values, item, [...path, key], valueConstraints);
+          const result = this.value(schema.values, item, at(path, key), valueConstraints);
           if (result === INVALID) valid = false;
           else setOwn(output, key, result);
         }
@@ -180,7 +200,7 @@ class Walker {
         return value;
       case 'string':
         if (typeof value !== 'string') return this.problem(path, `expected a string, got ${describe(value)}`);
-        return this.urn(value, javaClassOf(schema.annotations) ?? inheritedClass, path, constraints);
+        return this.urn(value, schemaJavaClass(schema) ?? inheritedClass, path, constraints);
       case 'bytes':
         if (typeof value !== 'string') return this.problem(path, `expected a string (bytes), got ${describe(value)}`);
         return value;
@@ -218,7 +238,7 @@ class Walker {
   private union(
     schema: UnionSchema,
     value: unknown,
-    path: readonly string[],
+    path: Path | undefined,
     constraints: readonly RelationshipConstraint[],
   ): Result {
     if (value === null && schema.members.some((member) => member.type === 'null')) return null;
@@ -236,7 +256,7 @@ class Walker {
     const member = schema.members.find((candidate) => candidate.type !== 'null' && unionMemberKey(candidate) === key);
     if (member === undefined)
       return this.problem(path, `union member ${JSON.stringify(key)} is not one of ${keys.join(', ')}`);
-    const result = this.value(member, value[key], [...path, key], descend(constraints, key));
+    const result = this.value(member, value[key], at(path, key), descend(constraints, key));
     return result === INVALID ? INVALID : { [key]: result };
   }
 
@@ -244,13 +264,14 @@ class Walker {
   private urn(
     value: string,
     javaClass: string | undefined,
-    path: readonly string[],
+    path: Path | undefined,
     constraints: readonly RelationshipConstraint[],
   ): Result {
-    const typed = javaClass === undefined ? undefined : urnEntityTypeOfClass(javaClass);
-    const applicable = constraints.filter(
-      (constraint) => constraint.remaining.length === 0 && constraint.entityTypes.length > 0,
-    );
+    const typed = javaClass === undefined ? undefined : entityTypeOfClass(javaClass);
+    const applicable =
+      constraints.length === 0
+        ? NO_CONSTRAINTS
+        : constraints.filter((constraint) => constraint.remaining.length === 0 && constraint.entityTypes.length > 0);
     if (typed === undefined && applicable.length === 0) return value;
     let urn: Urn;
     try {
@@ -338,9 +359,46 @@ function descend(constraints: readonly RelationshipConstraint[], segment: string
   return result;
 }
 
-function pointer(path: readonly string[]): string {
-  if (path.length === 0) return '/';
-  return path.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+function pointer(path: Path | undefined): string {
+  const segments: string[] = [];
+  for (let node = path; node !== undefined; node = node.parent) segments.unshift(node.segment);
+  if (segments.length === 0) return '/';
+  return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** What a field's annotations say, worked out once per field: schemas are shared by every value validated. */
+interface FieldFacts {
+  readonly javaClass: string | undefined;
+  readonly constraints: readonly RelationshipConstraint[];
+}
+
+const factsOfField = new WeakMap<FieldSchema, FieldFacts>();
+
+function fieldFacts(field: FieldSchema): FieldFacts {
+  let facts = factsOfField.get(field);
+  if (facts === undefined) {
+    facts = { javaClass: javaClassOf(field.annotations), constraints: constraintsOf(field) };
+    factsOfField.set(field, facts);
+  }
+  return facts;
+}
+
+const javaClassOfSchema = new WeakMap<object, string | null>();
+
+function schemaJavaClass(schema: AvroSchema & { readonly annotations: Annotations }): string | undefined {
+  let javaClass = javaClassOfSchema.get(schema);
+  if (javaClass === undefined) {
+    javaClass = javaClassOf(schema.annotations) ?? null;
+    javaClassOfSchema.set(schema, javaClass);
+  }
+  return javaClass ?? undefined;
+}
+
+const entityTypeOfJavaClass = new Map<string, string | undefined>();
+
+function entityTypeOfClass(javaClass: string): string | undefined {
+  if (!entityTypeOfJavaClass.has(javaClass)) entityTypeOfJavaClass.set(javaClass, urnEntityTypeOfClass(javaClass));
+  return entityTypeOfJavaClass.get(javaClass);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
