@@ -151,17 +151,15 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   write(changes: readonly DocumentWrite[]): Promise<void> {
-    try {
-      for (const change of changes) {
-        if (!('put' in change)) continue;
-        const { urn, entityType } = change.put;
-        if (this.schema.entity(entityType) === undefined) throw new ValidationError(`Unknown entity: ${entityType}`);
-        if (!urn.startsWith(`urn:li:${entityType}:`)) {
-          throw new ValidationError(`The document of ${urn} is not of entity type ${entityType}`);
-        }
+    for (const change of changes) {
+      if (!('put' in change)) continue;
+      const { urn, entityType } = change.put;
+      if (this.schema.entity(entityType) === undefined) {
+        return Promise.reject(new ValidationError(`Unknown entity: ${entityType}`));
       }
-    } catch (error) {
-      return Promise.reject(error as Error);
+      if (!urn.startsWith(`urn:li:${entityType}:`)) {
+        return Promise.reject(new ValidationError(`The document of ${urn} is not of entity type ${entityType}`));
+      }
     }
     const written = this.writes.then(() => this.writeInSteps(changes));
     this.writes = written.catch(() => undefined);
