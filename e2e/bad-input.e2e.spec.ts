@@ -301,6 +301,126 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
   });
 
+  describe('hostile input found by the fuzzing of earlier issues', () => {
+    it.each([1.5, 1e300, 2 ** 53 + 1, -0.5])(
+      'rejects systemMetadata.lastObserved %s, which no Avro long carries, with a 422',
+      async (lastObserved) => {
+        const body = { proposal: { ...proposal({}).proposal, systemMetadata: { lastObserved } } };
+        expect(restliError(await http.post('/aspects?action=ingestProposal', body), 422)).toMatch(
+          /systemMetadata\.lastObserved/,
+        );
+        expect(
+          restliError(await http.post('/aspects?action=ingestProposalBatch', { proposals: [body.proposal] }), 422),
+        ).toMatch(/lastObserved/);
+        await expectNothingWritten();
+      },
+    );
+
+    it('rejects values nested deeper than 1,000 levels on every write endpoint, naming the limit', async () => {
+      const deep = `${'['.repeat(1_500)}${']'.repeat(1_500)}`;
+      const text = `{"removed": false, "deep": ${deep}}`;
+      const single = await http.post('/aspects?action=ingestProposal', proposal({}, text));
+      expect([400, 422]).toContain(single.status);
+      expect(restliError(single, single.status)).toMatch(/deeper than the limit of 1000 levels/);
+      const legacy = await http.post(
+        '/entities?action=ingest',
+        `{"entity": {"value": {"com.linkedin.metadata.snapshot.DatasetSnapshot": {"urn": ${JSON.stringify(
+          datasetUrn,
+        )}, "aspects": [{"com.linkedin.common.Status": {"removed": false, "deep": ${deep}}}]}}}}`,
+      );
+      expect([400, 422]).toContain(legacy.status);
+      expect(restliError(legacy, legacy.status)).toMatch(/deeper than the limit of 1000 levels/);
+      await expectNothingWritten();
+    });
+
+    it('keeps map keys named __proto__ and constructor, as it keeps any other', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,protokeys,PROD)';
+      // As JSON text: an object literal would treat __proto__ as the prototype, not a key.
+      const value = '{"customProperties": {"__proto__": "x", "constructor": "y", "ordinary": "z"}}';
+      const write = await http.post(
+        '/aspects?action=ingestProposal',
+        proposal({ entityUrn: urn, aspectName: 'datasetProperties' }, value),
+      );
+      expect(write.status).toBe(200);
+      const read = await http.get(`/aspects/${encodeURIComponent(urn)}?aspect=datasetProperties`);
+      const stored = JSON.parse(read.text) as {
+        aspect: Record<string, { customProperties: Record<string, string> }>;
+      };
+      const properties = Object.values(stored.aspect)[0]?.customProperties ?? {};
+      expect(Object.keys(properties).sort()).toEqual(['__proto__', 'constructor', 'ordinary']);
+      expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toBe('x');
+    });
+
+    it('refuses a URN longer than 512 characters URL-encoded on write (422) and on read (400)', async () => {
+      const long = `urn:li:dataset:(urn:li:dataPlatform:hive,${'t'.repeat(520)},PROD)`;
+      const write = await http.post('/aspects?action=ingestProposal', proposal({ entityUrn: long }));
+      expect(restliError(write, 422)).toMatch(/cannot provide an URN longer than 512 bytes \(when URL encoded\)/);
+      const read = await http.get(`/entitiesV2/${encodeURIComponent(long)}`);
+      expect(restliError(read, 400)).toMatch(/longer than 512/);
+    });
+
+    it('reports a bad id of a batch get for that id, answering the good ones', async () => {
+      const good = encodeURIComponent(datasetUrn);
+      const bad = 'urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)';
+      const response = await http.get(`/entitiesV2?ids=List(${good},${encodeURIComponent(bad)})`);
+      expect(response.status).toBe(200);
+      const body = response.json as {
+        results: Record<string, unknown>;
+        errors: Record<string, Record<string, unknown>>;
+      };
+      expect(Object.keys(body.results)).toEqual([datasetUrn]);
+      expect(body.errors[bad]).toMatchObject({
+        status: 400,
+        exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+        message: expect.stringMatching(/Invalid URN/),
+      });
+    });
+
+    it('answers search text with hundreds of operators, and filters of a thousand criteria, with a 400', async () => {
+      const criteria = Array.from({ length: 1_000 }, (_unused, index) => ({ field: 'origin', values: [`X${index}`] }));
+      const filter = { or: [{ and: criteria }] };
+      const requests: [string, unknown][] = [
+        ['search', { input: '-a '.repeat(400), entity: 'dataset', start: 0, count: 10 }],
+        ['search', { input: 'NOT a '.repeat(300), entity: 'dataset', start: 0, count: 10 }],
+        ['search', { input: `${'('.repeat(2_000)}a${')'.repeat(2_000)}`, entity: 'dataset', start: 0, count: 10 }],
+        ['search', { input: '*', entity: 'dataset', start: 0, count: 10, filter }],
+        ['browse', { path: '/', entity: 'dataset', start: 0, limit: 10, filter }],
+        ['autocomplete', { query: 'a', entity: 'dataset', limit: 10, filter }],
+      ];
+      for (const [action, body] of requests) {
+        const response = await http.post(`/entities?action=${action}`, body);
+        expect({ action, status: response.status }).toEqual({ action, status: 400 });
+        expect(restliError(response, 400)).toMatch(/limit|longer than|Invalid search text/);
+      }
+    });
+
+    it('says which proposals of a refused batch were applied, and why each other one was refused', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,halfbatch,PROD)';
+      expect((await http.post('/aspects?action=ingestProposal', proposal({ entityUrn: urn }))).status).toBe(200);
+      const applied = proposal({ entityUrn: urn, aspectName: 'datasetProperties' }, { description: 'kept' }).proposal;
+      const refused = proposal({ entityUrn: urn, changeType: 'CREATE' }).proposal;
+      const response = await http.post('/aspects?action=ingestProposalBatch', { proposals: [applied, refused] });
+      const message = restliError(response, 422);
+      expect(message).toMatch(/^1 of 2 proposals were refused; the other 1 was applied/);
+      expect(message).toMatch(/proposals\[0\]: applied, version 1/);
+      expect(message).toMatch(/proposals\[1\]: refused: .*already exists/);
+      expect((response.json as { errorDetails: unknown }).errorDetails).toEqual({
+        outcomes: [
+          { index: 0, entityUrn: urn, aspectName: 'datasetProperties', status: 'APPLIED', version: 1 },
+          {
+            index: 1,
+            entityUrn: urn,
+            aspectName: 'status',
+            status: 'REJECTED',
+            error: expect.stringMatching(/exists/),
+          },
+        ],
+      });
+      const read = await http.get(`/aspects/${encodeURIComponent(urn)}?aspect=datasetProperties`);
+      expect(read.status).toBe(200);
+    });
+  });
+
   describe('reads reject', () => {
     const encoded = encodeURIComponent(datasetUrn);
 
