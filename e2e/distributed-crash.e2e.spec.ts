@@ -55,7 +55,6 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
   await eventually(
     () => {
       expect(total()).toBeGreaterThanOrEqual(150);
-      return Promise.resolve();
     },
     { timeoutMs: 60_000 },
   );
@@ -65,7 +64,6 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
   await eventually(
     () => {
       expect(total()).toBeGreaterThanOrEqual(acknowledgedAtKill + 60);
-      return Promise.resolve();
     },
     { timeoutMs: 60_000 },
   );
@@ -107,7 +105,6 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
           const expected = descriptions.map((_description, index) => String(index + 1));
           expect([...(versions.get(tagUrn(writer)) ?? [])].sort()).toEqual(expected.sort());
         }
-        return Promise.resolve();
       },
       { timeoutMs: 30_000 },
     );

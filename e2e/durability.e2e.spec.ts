@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStandalone, TestHttpClient } from '@strata/testing';
+import { eventually, startStandalone, TestHttpClient } from '@strata/testing';
 import { sequenceOf, storedVersions, writeVersion } from './support/versioned-writes';
 
 const writers = 8;
@@ -37,8 +37,12 @@ describe('durability', () => {
       }
     });
     // Kill once a good number of writes is acknowledged, while every stream still has one in flight.
-    while (acknowledged.reduce((sum, count) => sum + count, 0) < 400)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(
+      () => {
+        expect(acknowledged.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(400);
+      },
+      { timeoutMs: 25_000, intervalMs: 5 },
+    );
     killed = true;
     await strata.kill();
     await Promise.all(streams);

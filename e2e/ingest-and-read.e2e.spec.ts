@@ -4,8 +4,12 @@
  * Shapes and texts follow `metadata-catalog-http.md` and DataHub's behaviour (`datahub-facts.md`).
  */
 import {
+  datasetUrn,
   deploymentNames,
   eventually,
+  ingestProposalBatchBody,
+  ingestProposalBody,
+  proposalOf,
   startDeployment,
   startKafkaTestBroker,
   TestHttpClient,
@@ -15,7 +19,7 @@ import {
 
 const restli = { 'X-RestLi-Protocol-Version': '2.0.0' };
 const svc = { 'X-Svc-Protocol-Version': '2.0.0' };
-const datasetUrn = 'urn:li:dataset:(urn:li:dataPlatform:foo,bar,PROD)';
+const fooBar = datasetUrn('bar', 'foo');
 const encoded = (urn: string) => encodeURIComponent(urn);
 
 let broker: KafkaTestBroker;
@@ -28,18 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await broker.stop();
 });
-
-function proposal(entityType: string, entityUrn: string, aspectName: string, value: unknown, changeType = 'UPSERT') {
-  return {
-    proposal: {
-      entityType,
-      entityUrn,
-      changeType,
-      aspectName,
-      aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-    },
-  };
-}
 
 async function ingestProposal(body: unknown) {
   const response = await http.post('/aspects?action=ingestProposal', body, svc);
@@ -148,7 +140,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
         entity: {
           value: {
             'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-              urn: datasetUrn,
+              urn: fooBar,
               aspects: [
                 {
                   'com.linkedin.common.Ownership': {
@@ -194,10 +186,10 @@ describe.each(deploymentNames)('%s', (deployment) => {
       });
       expect(response.status).toBe(200);
 
-      const read = await http.get(`/entitiesV2/${encoded(datasetUrn)}`, svc);
+      const read = await http.get(`/entitiesV2/${encoded(fooBar)}`, svc);
       expect(read.status).toBe(200);
       const body = read.json as { urn: string; entityName: string; aspects: Record<string, Record<string, unknown>> };
-      expect(body.urn).toBe(datasetUrn);
+      expect(body.urn).toBe(fooBar);
       expect(body.entityName).toBe('dataset');
       expect(Object.keys(body.aspects).sort()).toEqual(
         [
@@ -253,7 +245,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
         snapshot('TagSnapshot', 'urn:li:tag:NeedsDocumentation', [
           { 'com.linkedin.tag.TagProperties': { name: 'NeedsDocumentation', description: 'Needs documentation' } },
         ]),
-        snapshot('DatasetSnapshot', datasetUrn, [
+        snapshot('DatasetSnapshot', fooBar, [
           { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
           {
             'com.linkedin.schema.EditableSchemaMetadata': {
@@ -286,7 +278,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
       ]!.aspects;
       expect(Object.keys(aspects[0]!)).toEqual(['com.linkedin.metadata.key.ChartKey']);
 
-      const tags = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=globalTags&version=0`, restli);
+      const tags = await http.get(`/aspects/${encoded(fooBar)}?aspect=globalTags&version=0`, restli);
       expect(tags.json).toEqual({
         version: 0,
         aspect: { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:NeedsDocumentation' }] } },
@@ -332,18 +324,18 @@ describe.each(deploymentNames)('%s', (deployment) => {
         entity: {
           value: {
             'com.linkedin.metadata.snapshot.DatasetSnapshot': {
-              urn: datasetUrn,
+              urn: fooBar,
               aspects: [{ 'com.linkedin.common.Status': { removed } }],
             },
           },
         },
       });
       expect((await http.post('/entities?action=ingest', status(true))).status).toBe(200);
-      const deleted = await http.get(`/entitiesV2/${encoded(datasetUrn)}?aspects=List(status,ownership)`);
+      const deleted = await http.get(`/entitiesV2/${encoded(fooBar)}?aspects=List(status,ownership)`);
       expect(deleted.json).toMatchObject({ aspects: { status: { value: { removed: true } }, ownership: {} } });
 
       expect((await http.post('/entities?action=ingest', status(false))).status).toBe(200);
-      const restored = await http.get(`/aspects/${encoded(datasetUrn)}?aspect=status&version=0`);
+      const restored = await http.get(`/aspects/${encoded(fooBar)}?aspect=status&version=0`);
       expect(restored.json).toEqual({ version: 0, aspect: { 'com.linkedin.common.Status': { removed: false } } });
     });
   });
@@ -357,12 +349,12 @@ describe.each(deploymentNames)('%s', (deployment) => {
     it('versions an aspect: 0 is the latest, 1 the oldest, negatives count back, identical writes are no-ops', async () => {
       const first = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)');
       const second = upstream('urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)');
-      const created = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
+      const created = await ingestProposal(ingestProposalBody(proposalOf(urn, 'upstreamLineage', first)));
       expect(created.headers.get('x-strata-outcome')).toBe('APPLIED');
       expect(created.headers.get('x-strata-aspect-version')).toBe('1');
-      const again = await ingestProposal(proposal('dataset', urn, 'upstreamLineage', first));
+      const again = await ingestProposal(ingestProposalBody(proposalOf(urn, 'upstreamLineage', first)));
       expect(again.headers.get('x-strata-outcome')).toBe('UNCHANGED');
-      await ingestProposal(proposal('dataset', urn, 'upstreamLineage', second));
+      await ingestProposal(ingestProposalBody(proposalOf(urn, 'upstreamLineage', second)));
 
       const path = (version: number) => `/aspects/${encoded(urn)}?aspect=upstreamLineage&version=${version}`;
       const aspectOf = (response: { json: unknown }) =>
@@ -411,12 +403,14 @@ describe.each(deploymentNames)('%s', (deployment) => {
     it('accepts a timeseries aspect, creating the entity, without versioning it', async () => {
       const usageUrn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,db.usage,PROD)';
       const response = await ingestProposal(
-        proposal('dataset', usageUrn, 'datasetUsageStatistics', {
-          timestampMillis: 1650000000000,
-          uniqueUserCount: 3,
-          totalSqlQueries: 10,
-          fieldCounts: [{ fieldPath: 'id', count: 4 }],
-        }),
+        ingestProposalBody(
+          proposalOf(usageUrn, 'datasetUsageStatistics', {
+            timestampMillis: 1650000000000,
+            uniqueUserCount: 3,
+            totalSqlQueries: 10,
+            fieldCounts: [{ fieldPath: 'id', count: 4 }],
+          }),
+        ),
       );
       expect(response.headers.get('x-strata-outcome')).toBe('APPLIED');
       const read = await http.get(`/entitiesV2/${encoded(usageUrn)}`);
@@ -428,10 +422,10 @@ describe.each(deploymentNames)('%s', (deployment) => {
 
     it('answers at once with the request id when async=true, and the write then applies', async () => {
       const asyncUrn = 'urn:li:tag:AsyncTag';
-      const response = await http.post('/aspects?action=ingestProposal', {
-        ...proposal('tag', asyncUrn, 'tagProperties', { name: 'AsyncTag' }),
-        async: 'true',
-      });
+      const response = await http.post(
+        '/aspects?action=ingestProposal',
+        ingestProposalBody(proposalOf(asyncUrn, 'tagProperties', { name: 'AsyncTag' }), { async: 'true' }),
+      );
       expect(response.status).toBe(200);
       const requestId = (response.json as { value: string }).value;
       expect(response.headers.get('x-request-id')).toBe(requestId);
@@ -441,12 +435,13 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
 
     it('ingests a batch of proposals', async () => {
-      const batch = await http.post('/aspects?action=ingestProposalBatch', {
-        proposals: [
-          proposal('tag', 'urn:li:tag:One', 'tagProperties', { name: 'One' }).proposal,
-          proposal('tag', 'urn:li:tag:Two', 'tagProperties', { name: 'Two' }).proposal,
-        ],
-      });
+      const batch = await http.post(
+        '/aspects?action=ingestProposalBatch',
+        ingestProposalBatchBody([
+          proposalOf('urn:li:tag:One', 'tagProperties', { name: 'One' }),
+          proposalOf('urn:li:tag:Two', 'tagProperties', { name: 'Two' }),
+        ]),
+      );
       expect(batch.status).toBe(200);
       expect(batch.headers.get('x-strata-outcome')).toBe('APPLIED, APPLIED');
       expect((await http.get('/entitiesV2?ids=List(urn:li:tag:One,urn:li:tag:Two)')).json).toMatchObject({
@@ -459,27 +454,25 @@ describe.each(deploymentNames)('%s', (deployment) => {
 
     it('deletes an aspect, and deleting the key aspect deletes the entity', async () => {
       const tag = 'urn:li:tag:Doomed';
-      await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Doomed' }));
-      await ingestProposal(proposal('tag', tag, 'status', { removed: false }));
-      await ingestProposal({
-        proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'status' },
-      });
+      await ingestProposal(ingestProposalBody(proposalOf(tag, 'tagProperties', { name: 'Doomed' })));
+      await ingestProposal(ingestProposalBody(proposalOf(tag, 'status', { removed: false })));
+      await ingestProposal(ingestProposalBody(proposalOf(tag, 'status', undefined, { changeType: 'DELETE' })));
       expect((await http.get(`/aspects/${encoded(tag)}?aspect=status`)).status).toBe(404);
       expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(200);
 
-      await ingestProposal({
-        proposal: { entityType: 'tag', entityUrn: tag, changeType: 'DELETE', aspectName: 'tagKey' },
-      });
+      await ingestProposal(ingestProposalBody(proposalOf(tag, 'tagKey', undefined, { changeType: 'DELETE' })));
       expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagProperties`)).status).toBe(404);
       expect((await http.get(`/aspects/${encoded(tag)}?aspect=tagKey`)).status).toBe(404);
     });
 
     it('rejects CREATE of an aspect that exists, leaving it unchanged', async () => {
       const tag = 'urn:li:tag:Created';
-      await ingestProposal(proposal('tag', tag, 'tagProperties', { name: 'Created' }, 'CREATE'));
+      await ingestProposal(
+        ingestProposalBody(proposalOf(tag, 'tagProperties', { name: 'Created' }, { changeType: 'CREATE' })),
+      );
       const again = await http.post(
         '/aspects?action=ingestProposal',
-        proposal('tag', tag, 'tagProperties', { name: 'Other' }, 'CREATE'),
+        ingestProposalBody(proposalOf(tag, 'tagProperties', { name: 'Other' }, { changeType: 'CREATE' })),
       );
       expect(again.status).toBe(422);
       expect(again.json).toMatchObject({ status: 422, message: expect.stringContaining('already exists') });
@@ -490,16 +483,18 @@ describe.each(deploymentNames)('%s', (deployment) => {
     it('drops unknown fields inside an aspect, as DataHub does', async () => {
       const dashboard = 'urn:li:dashboard:(looker,unknownfields)';
       await ingestProposal(
-        proposal('dashboard', dashboard, 'dashboardInfo', {
-          title: 't',
-          description: 'd',
-          charts: [],
-          lastModified: {
-            created: { time: 0, actor: 'urn:li:corpuser:x' },
-            lastModified: { time: 0, actor: 'urn:li:corpuser:x' },
-          },
-          notAField: 'dropped',
-        }),
+        ingestProposalBody(
+          proposalOf(dashboard, 'dashboardInfo', {
+            title: 't',
+            description: 'd',
+            charts: [],
+            lastModified: {
+              created: { time: 0, actor: 'urn:li:corpuser:x' },
+              lastModified: { time: 0, actor: 'urn:li:corpuser:x' },
+            },
+            notAField: 'dropped',
+          }),
+        ),
       );
       const read = await http.get(`/aspects/${encoded(dashboard)}?aspect=dashboardInfo`);
       const value = (read.json as { aspect: Record<string, Record<string, unknown>> }).aspect[
@@ -515,7 +510,11 @@ describe.each(deploymentNames)('%s', (deployment) => {
       const tag = 'urn:li:tag:SameClientRequestId';
       const headers = { 'X-Request-Id': 'client-chosen-id' };
       const write = (name: string) =>
-        http.post('/aspects?action=ingestProposal', proposal('tag', tag, 'tagProperties', { name }), headers);
+        http.post(
+          '/aspects?action=ingestProposal',
+          ingestProposalBody(proposalOf(tag, 'tagProperties', { name })),
+          headers,
+        );
       const first = await write('first');
       const second = await write('second');
       expect([first.status, second.status]).toEqual([200, 200]);

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { readSchemas } from '@strata/schemas';
-import { createEventSerde } from '@strata/events';
+import { createEventSerde, type MetadataChangeProposal } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
 import {
   eventually,
+  proposalOf,
   startDeployment,
   startKafkaTestBroker,
   TestHttpClient,
@@ -45,18 +46,14 @@ afterAll(async () => {
   await broker.stop();
 });
 
-function proposal(urn: string, name: string) {
-  return {
-    auditHeader: null,
-    entityType: 'tag',
-    entityUrn: urn,
-    entityKeyAspect: null,
-    changeType: 'UPSERT' as const,
-    aspectName: 'tagProperties',
-    aspect: { value: Buffer.from(JSON.stringify({ name })), contentType: 'application/json' },
-    systemMetadata: null,
-    headers: null,
-  };
+/** A tag's properties as a JSON producer sends them. */
+function tagNamed(urn: string, name: string) {
+  return proposalOf(urn, 'tagProperties', { name });
+}
+
+/** The same proposal in its Avro record form, as an Avro producer builds it (the form the JSON one decodes to). */
+function avroRecordOf(urn: string, name: string): MetadataChangeProposal {
+  return serde.proposal.decodeAny(Buffer.from(JSON.stringify(tagNamed(urn, name))));
 }
 
 async function expectTagName(urn: string, name: string): Promise<void> {
@@ -81,7 +78,7 @@ describe("Strata's schema registry", () => {
     expect(registered.id).toBe(id);
 
     const urn = `urn:li:tag:registry-${randomUUID().slice(0, 8)}`;
-    const value = await registry.encode(id, proposal(urn, 'Encoded by a Confluent client'));
+    const value = await registry.encode(id, avroRecordOf(urn, 'Encoded by a Confluent client'));
     await producerLog.publish([{ topic: proposalTopic, key: urn, value }]);
     await expectTagName(urn, 'Encoded by a Confluent client');
   });
@@ -101,15 +98,7 @@ describe("Strata's schema registry", () => {
 describe('direct producers', () => {
   it('applies a plain JSON proposal produced onto the proposal topic', async () => {
     const urn = `urn:li:tag:json-${randomUUID().slice(0, 8)}`;
-    const value = Buffer.from(
-      JSON.stringify({
-        entityType: 'tag',
-        entityUrn: urn,
-        changeType: 'UPSERT',
-        aspectName: 'tagProperties',
-        aspect: { value: JSON.stringify({ name: 'From JSON' }), contentType: 'application/json' },
-      }),
-    );
+    const value = Buffer.from(JSON.stringify(tagNamed(urn, 'From JSON')));
     await producerLog.publish([{ topic: proposalTopic, key: urn, value }]);
     await expectTagName(urn, 'From JSON');
   });
@@ -119,7 +108,7 @@ describe('direct producers', () => {
     await producerLog.publish([
       { topic: proposalTopic, key: urn, value: Buffer.from([0x00, 0x00, 0x00, 0x00, 0x2a, 0x01]) },
       { topic: proposalTopic, key: urn, value: Buffer.from('definitely not a proposal') },
-      { topic: proposalTopic, key: urn, value: serde.proposal.encode(proposal(urn, 'After garbage')) },
+      { topic: proposalTopic, key: urn, value: serde.proposal.encode(avroRecordOf(urn, 'After garbage')) },
     ]);
     await expectTagName(urn, 'After garbage');
 
@@ -134,7 +123,6 @@ describe('direct producers', () => {
             expect.stringMatching(/schema id 42/),
             expect.stringMatching(/neither Confluent-framed Avro/),
           ]);
-          return Promise.resolve();
         },
         { timeoutMs: 20_000 },
       );

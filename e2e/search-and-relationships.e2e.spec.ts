@@ -5,7 +5,11 @@
  * `?wait=indexed`), so every read right after them must already see them: no polling.
  */
 import {
+  datasetUrn,
   deploymentNames,
+  ingestProposalBatchBody,
+  ingestProposalBody,
+  proposalOf,
   startDeployment,
   startKafkaTestBroker,
   TestHttpClient,
@@ -14,9 +18,9 @@ import {
 } from '@strata/testing';
 
 const syncIndex = { 'X-DataHub-Sync-Index-Update': 'true', 'X-RestLi-Protocol-Version': '2.0.0' };
-const hdfsDataset = 'urn:li:dataset:(urn:li:dataPlatform:hdfs,SampleHdfsDataset,PROD)';
-const hiveDataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
-const kafkaDataset = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
+const hdfsDataset = datasetUrn('SampleHdfsDataset', 'hdfs');
+const hiveDataset = datasetUrn('SampleHiveDataset', 'hive');
+const kafkaDataset = datasetUrn('SampleKafkaDataset', 'kafka');
 const fbar = 'urn:li:corpuser:fbar';
 const datahub = 'urn:li:corpuser:datahub';
 const stamp = { time: 1581407189000, actor: 'urn:li:corpuser:jdoe' };
@@ -32,24 +36,11 @@ afterAll(async () => {
   await broker.stop();
 });
 
-function proposal(entityUrn: string, aspectName: string, value: unknown, changeType = 'UPSERT') {
-  const entityType = entityUrn.split(':')[2] ?? '';
-  return {
-    proposal: {
-      entityType,
-      entityUrn,
-      changeType,
-      aspectName,
-      ...(value === undefined ? {} : { aspect: { value: JSON.stringify(value), contentType: 'application/json' } }),
-    },
-  };
-}
-
 /** Ingests and waits for the indices (the header); the answer is DataHub's. */
 async function ingest(entityUrn: string, aspectName: string, value: unknown, changeType = 'UPSERT'): Promise<void> {
   const response = await http.post(
     '/aspects?action=ingestProposal',
-    proposal(entityUrn, aspectName, value, changeType),
+    ingestProposalBody(proposalOf(entityUrn, aspectName, value, { changeType })),
     syncIndex,
   );
   expect({ status: response.status, body: response.json }).toEqual({ status: 200, body: { value: 'success' } });
@@ -281,10 +272,11 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
 
     it('waits for every proposal of a batch', async () => {
-      const urns = ['BatchOne', 'BatchTwo'].map((name) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${name},PROD)`);
-      const response = await http.post('/aspects?action=ingestProposalBatch&wait=indexed', {
-        proposals: urns.map((urn) => proposal(urn, 'status', { removed: false }).proposal),
-      });
+      const urns = ['BatchOne', 'BatchTwo'].map((name) => datasetUrn(name, 'postgres'));
+      const response = await http.post(
+        '/aspects?action=ingestProposalBatch&wait=indexed',
+        ingestProposalBatchBody(urns.map((urn) => proposalOf(urn, 'status', { removed: false }))),
+      );
       expect(response.status).toBe(200);
       expect((await search({ input: 'Batch*', entity: 'dataset' })).entities.sort()).toEqual(urns.sort());
     });
@@ -292,7 +284,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
 
   describe('soft delete, restore and hard delete', () => {
     it('hides a soft-deleted entity from search, browse and autocomplete, and shows it again when restored', async () => {
-      const urn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,ToBeRemoved,PROD)';
+      const urn = datasetUrn('ToBeRemoved', 'mysql');
       await ingest(urn, 'datasetProperties', { description: 'soon removed', customProperties: {} });
       expect((await search({ input: 'ToBeRemoved', entity: 'dataset' })).entities).toEqual([urn]);
 
@@ -331,7 +323,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
 
     it('leaves no document and no edge behind once the entity is deleted', async () => {
-      const urn = 'urn:li:dataset:(urn:li:dataPlatform:mysql,ToBeDeleted,PROD)';
+      const urn = datasetUrn('ToBeDeleted', 'mysql');
       const owner = 'urn:li:corpuser:deleter';
       await ingest(urn, 'ownership', { owners: [{ owner, type: 'DATAOWNER' }], lastModified: stamp });
       expect((await relationships(`direction=INCOMING&urn=${owner}&types=OwnedBy`)).entities).toEqual([urn]);
@@ -428,7 +420,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
       expect(count.status).toBe(400);
       const wait = await http.post(
         '/aspects?action=ingestProposal&wait=forever',
-        proposal(fbar, 'status', { removed: false }),
+        ingestProposalBody(proposalOf(fbar, 'status', { removed: false })),
       );
       expect({ status: wait.status, body: wait.json }).toEqual(restliError(400, "wait must be 'indexed'"));
     });

@@ -11,7 +11,7 @@ import { createEntityRegistry } from '@strata/model';
 import { createEventSerde, defaultTopicNames, RecordHeader, type MetadataChangeLog } from '@strata/events';
 import { SqliteMessageLog, type LogRecord, type MessageLog, type OutgoingRecord } from '@strata/log';
 import { SqliteAspectStore, type AspectStore, type StoreCommit } from '@strata/store';
-import { eventually } from '@strata/testing';
+import { datasetUrn, eventually, proposalOf, type ProposalJson } from '@strata/testing';
 import { systemScheduler } from '@strata/timing';
 import type { StrataService } from '@strata/runtime';
 import { createMetadataWriterService } from './metadata-writer-service';
@@ -20,7 +20,7 @@ const schemas = readSchemas();
 const registry = createEntityRegistry(schemas);
 const serde = createEventSerde(schemas);
 const topics = defaultTopicNames;
-const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.crash,PROD)';
+const urn = datasetUrn('db.crash');
 
 let dir: string;
 const cleanups: (() => Promise<void>)[] = [];
@@ -57,23 +57,19 @@ function startWriter(log: MessageLog, store: AspectStore): Promise<StrataService
   return writer.start().then(() => writer);
 }
 
+/** A proposal as the gateway publishes it: Confluent-framed Avro (the record its JSON form decodes to), with headers. */
 function proposalRecord(requestId: string, removed: boolean): OutgoingRecord {
   return {
     topic: topics.metadataChangeProposal,
     key: urn,
     headers: { [RecordHeader.requestId]: requestId, [RecordHeader.actor]: 'urn:li:corpuser:tester' },
-    value: serde.proposal.encode({
-      auditHeader: null,
-      entityType: 'dataset',
-      entityUrn: urn,
-      entityKeyAspect: null,
-      changeType: 'UPSERT',
-      aspectName: 'status',
-      aspect: { value: Buffer.from(JSON.stringify({ removed })), contentType: 'application/json' },
-      systemMetadata: null,
-      headers: null,
-    }),
+    value: serde.proposal.encode(serde.proposal.decodeAny(jsonBytes(proposalOf(urn, 'status', { removed })))),
   };
+}
+
+/** A proposal as a plain JSON producer writes it. */
+function jsonBytes(proposal: ProposalJson): Buffer {
+  return Buffer.from(JSON.stringify(proposal));
 }
 
 /** Every record of a topic, read by a fresh consumer group; waits for `expected` of them and then for stragglers. */
@@ -90,7 +86,6 @@ async function readTopic(log: MessageLog, topic: string, expected: number): Prom
   try {
     await eventually(() => {
       expect(records.length).toBeGreaterThanOrEqual(expected);
-      return Promise.resolve();
     });
     // A duplicate would arrive right behind the originals: give it the time to show before counting exactly.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -193,15 +188,7 @@ describe('the metadata writer under faults', () => {
       {
         topic: topics.metadataChangeProposal,
         key: urn,
-        value: Buffer.from(
-          JSON.stringify({
-            entityType: 'dataset',
-            entityUrn: urn,
-            changeType: 'UPSERT',
-            aspectName: 'status',
-            aspect: { value: '{"removed":false}' },
-          }),
-        ),
+        value: jsonBytes(proposalOf(urn, 'status', { removed: false })),
         headers: {},
       },
     ]);

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 // Only this spec (never the adapter) uses the shared test harness; adapters may not depend on it otherwise.
-import { startKafkaTestBroker, type KafkaTestBroker } from '@strata/testing';
+import { eventually, startKafkaTestBroker, type KafkaTestBroker } from '@strata/testing';
 
 import { KafkaMessageLog, type KafkaMessageLogOptions } from './kafka-message-log';
 import type { LogRecord, OutgoingRecord } from './message-log';
@@ -16,6 +16,9 @@ const fastSettings: Omit<KafkaMessageLogOptions, 'brokers' | 'clientId'> = {
   retry: { retries: 3, initialRetryTime: 100 },
   consumer: { sessionTimeoutMs: 3000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100 },
 };
+
+/** How long a delivery may take on the mock cluster (a rebalance takes ~2 s, a new group's first join ~3 s). */
+const delivery = { timeoutMs: 15_000 };
 
 let broker: KafkaTestBroker;
 let clients = 0;
@@ -75,14 +78,14 @@ describe('KafkaMessageLog', () => {
     );
     await eventually(() => {
       expect(new Set([...first.values(), ...second.values()]).size).toBe(200);
-    });
+    }, delivery);
     // A sentinel per key, published last: once all arrived, any duplicate would have arrived before them.
     await publisher.publish(
       Array.from({ length: keys }, (_, index) => record(topic, `urn:li:tag:${index}`, 'sentinel')),
     );
     await eventually(() => {
       expect([...first.values(), ...second.values()].filter((value) => value === 'sentinel')).toHaveLength(keys);
-    });
+    }, delivery);
 
     const values = [...first.values(), ...second.values()].filter((value) => value !== 'sentinel');
     expect(values).toHaveLength(200);
@@ -129,7 +132,7 @@ describe('KafkaMessageLog', () => {
       for (const key of keys) {
         expect(new Set(deliveries.filter((d) => d.key === key).map((d) => d.round)).size).toBe(rounds);
       }
-    });
+    }, delivery);
     // At least once, in order: a record never arrives before an earlier one of its key; only redeliveries go back.
     for (const key of keys) {
       let highest = -1;
@@ -161,7 +164,7 @@ describe('KafkaMessageLog', () => {
     await log.subscribe({ groupId, topics: [topic], fromBeginning: false, handleBatch: consumer.handle });
     await eventually(() => {
       expect(consumer.values()).toEqual(['while stopped']);
-    });
+    }, delivery);
   });
 
   it('comes back after the broker was unresponsive for longer than the session, and delivers what was published', async () => {
@@ -174,16 +177,19 @@ describe('KafkaMessageLog', () => {
       await log.publish([record(topic, 'urn:li:corpuser:k', 'before')]);
       await eventually(() => {
         expect(consumer.values()).toEqual(['before']);
-      });
+      }, delivery);
 
       ownBroker.pause();
       // Longer than the session timeout (3 s): the broker drops the member when it comes back.
       await sleep(4000);
       ownBroker.resume();
       await log.publish([record(topic, 'urn:li:corpuser:k', 'after')]);
-      await eventually(() => {
-        expect(consumer.values()).toContain('after');
-      }, 20_000);
+      await eventually(
+        () => {
+          expect(consumer.values()).toContain('after');
+        },
+        { timeoutMs: 20_000 },
+      );
       expect(consumer.values().filter((value) => value === 'after')).toHaveLength(1);
       expect(consumer.values()[0]).toBe('before');
     } finally {
@@ -222,7 +228,7 @@ describe('KafkaMessageLog', () => {
       expect(Date.now() - started).toBeLessThan(15_000);
       await eventually(() => {
         expect(crashes.length).toBeGreaterThanOrEqual(2);
-      });
+      }, delivery);
       expect(crashes.slice(0, 2)).toEqual([1, 2]);
       const closing = Date.now();
       await log.close();
@@ -274,17 +280,4 @@ function closedPort(): Promise<number> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function eventually(assertion: () => void, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await sleep(20);
-  }
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Kafka, type Consumer } from 'kafkajs';
+import { eventually } from '@strata/testing';
 
 import { FakeConsumer } from './kafka-consumer.fake';
 import { KafkaMessageLog } from './kafka-message-log';
@@ -26,14 +27,6 @@ function consumersFailing(failures: Error[]): FakeConsumer[] {
   return consumers;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('KafkaMessageLog.subscribe', () => {
   const logs: KafkaMessageLog[] = [];
   afterEach(async () => {
@@ -52,7 +45,12 @@ describe('KafkaMessageLog.subscribe', () => {
   it('joins again, with a new member, when the group coordinator refused one', async () => {
     const consumers = consumersFailing([protocolError(), protocolError()]);
     const subscribing = openLog().subscribe(options);
-    await until(() => consumers[2]?.runs.length === 1);
+    await eventually(
+      () => {
+        expect(consumers[2]?.runs).toHaveLength(1);
+      },
+      { timeoutMs: 5_000, intervalMs: 5 },
+    );
     consumers[2]?.joinAndFetch();
     await subscribing;
     expect(consumers.map((consumer) => consumer.disconnects)).toEqual([1, 1, 0]);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { eventually } from '@strata/testing';
 
 import type { LogRecord, MessageLog, OutgoingRecord } from './message-log';
 
@@ -43,6 +44,8 @@ export interface MessageLogUnderTest {
  */
 export function describeMessageLogContract(name: string, factory: MessageLogContractFactory): void {
   const timeoutMs = factory.deliveryTimeoutMs ?? 10_000;
+  /** How long `eventually` waits for an expected delivery. */
+  const delivery = { timeoutMs };
   // Per-run prefix, so that names never collide with an earlier run against the same broker.
   const runId = randomUUID().slice(0, 8);
   let sequence = 0;
@@ -104,7 +107,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
 
       await eventually(() => {
         expect(consumer.records).toHaveLength(2);
-      }, timeoutMs);
+      }, delivery);
       const [first, second] = consumer.records;
       expect(first).toMatchObject({ topic, key: 'urn:li:corpuser:a', headers: { requestId: 'r-1' } });
       expect(Buffer.from(first!.value).equals(Buffer.from([0, 1, 2, 255]))).toBe(true);
@@ -133,7 +136,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
 
       await eventually(() => {
         expect(consumer.records).toHaveLength(100);
-      }, timeoutMs);
+      }, delivery);
       for (const key of keys) {
         const sequence = consumer.records.filter((r) => r.key === key).map((r) => Number(text(r)));
         expect(sequence).toEqual([...sequence].sort((a, b) => a - b));
@@ -164,7 +167,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
 
       await eventually(() => {
         expect(delivered(attempts.slice(2))).toContain('5');
-      }, timeoutMs);
+      }, delivery);
       const [failed, retried, succeeded] = attempts;
       // Kafka may refetch a longer batch, so the contract is: the retry starts with the same record.
       expect(retried![0]!.offset).toBe(failed![0]!.offset);
@@ -196,7 +199,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
         expect(first.values().sort()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
         expect(second.values().sort()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
         expect(failing.calls).toBeGreaterThan(0);
-      }, timeoutMs);
+      }, delivery);
     });
 
     it('starts a new group at the earliest record with fromBeginning true, at the end with fromBeginning false', async () => {
@@ -215,7 +218,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
         expect(fromStart.values()).toEqual(['before', 'after']);
         expect(byDefault.values()).toEqual(['before', 'after']);
         expect(fromEnd.values()).toEqual(['after']);
-      }, timeoutMs);
+      }, delivery);
     });
 
     it('resumes a group from its committed position, whatever fromBeginning says', async () => {
@@ -227,7 +230,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       const subscription = await log.subscribe({ groupId, topics: [topic], handleBatch: firstRun.handle });
       await eventually(() => {
         expect(firstRun.values()).toEqual(['one']);
-      }, timeoutMs);
+      }, delivery);
       await subscription.stop();
 
       await log.publish([record(topic, 'urn:li:corpuser:k', 'two')]);
@@ -235,7 +238,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       await log.subscribe({ groupId, topics: [topic], handleBatch: secondRun.handle, fromBeginning: true });
       await eventually(() => {
         expect(secondRun.values()).toEqual(['two']);
-      }, timeoutMs);
+      }, delivery);
     });
 
     it('lets stop() wait for the in-flight batch, commit it, and deliver nothing afterwards', async () => {
@@ -271,7 +274,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       await log.subscribe({ groupId, topics: [topic], handleBatch: resumed.handle });
       await eventually(() => {
         expect(resumed.values()).toContain('after stop');
-      }, timeoutMs);
+      }, delivery);
       expect(resumed.values()).toEqual(['after stop']);
       expect(stoppedRun.values()).toEqual(['in-flight']);
     });
@@ -318,7 +321,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
         () => {
           expect(new Set(consumer.values()).size).toBe(total);
         },
-        Math.max(timeoutMs, 20_000),
+        { timeoutMs: Math.max(timeoutMs, 20_000) },
       );
       // A sentinel per key, published after everything: once all arrived, any duplicate would have arrived too.
       await log.publish(
@@ -326,7 +329,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       );
       await eventually(() => {
         expect(consumer.values().filter((v) => v === 'sentinel')).toHaveLength(keys);
-      }, timeoutMs);
+      }, delivery);
       const values = consumer.values().filter((v) => v !== 'sentinel');
       expect(values).toHaveLength(total);
       expect(new Set(values).size).toBe(total);
@@ -349,11 +352,11 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       await log.subscribe({ groupId: consumedGroup, topics: [topic], handleBatch: firstRun.handle });
       await eventually(() => {
         expect(firstRun.values()).toEqual(['one', 'two']);
-      }, timeoutMs);
+      }, delivery);
       await log.publish([record(topic, 'urn:li:corpuser:k', 'three')]);
       await eventually(() => {
         expect(firstRun.values()).toEqual(['one', 'two', 'three']);
-      }, timeoutMs);
+      }, delivery);
       await log.close();
 
       const reopened = await reopen();
@@ -365,7 +368,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       await eventually(() => {
         expect(fresh.values()).toEqual(['one', 'two', 'three', 'four']);
         expect(resumed.values()).toEqual(['four']);
-      }, timeoutMs);
+      }, delivery);
     });
 
     it('redelivers after a reopen a batch whose handler never succeeded', async () => {
@@ -384,7 +387,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       });
       await eventually(() => {
         expect(calls).toBeGreaterThan(0);
-      }, timeoutMs);
+      }, delivery);
       await log.close();
 
       const reopened = await reopen();
@@ -392,7 +395,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       await reopened.subscribe({ groupId, topics: [topic], handleBatch: consumer.handle });
       await eventually(() => {
         expect(consumer.values()).toEqual(['unlucky']);
-      }, timeoutMs);
+      }, delivery);
     });
   });
 }
@@ -438,20 +441,6 @@ function expectOnePartitionInOrder(batch: readonly LogRecord[], maxBatchSize: nu
     expect(batch[index]!.topic).toBe(first!.topic);
     expect(batch[index]!.partition).toBe(first!.partition);
     expect(BigInt(batch[index]!.offset)).toBeGreaterThan(BigInt(batch[index - 1]!.offset));
-  }
-}
-
-/** Retries `assertion` until it passes, and fails with its last error at the deadline. */
-async function eventually(assertion: () => void, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

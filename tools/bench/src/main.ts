@@ -16,7 +16,10 @@ import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
 import { printSearchReport, searchScenarios } from './search-bench';
 import {
+  datasetUrn,
   eventually,
+  ingestProposalBody,
+  proposalOf,
   repositoryRoot,
   startDeployment,
   startKafkaTestBroker,
@@ -86,24 +89,15 @@ async function load({ baseUrl, connections, method, request }: LoadOptions): Pro
   };
 }
 
-const datasetUrn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench.table_${n},PROD)`;
+const benchTable = (n: number) => datasetUrn(`bench.table_${n}`);
 
 /** A first write to a new dataset: the key and default aspects are created with it. */
 function ingestBody(n: number, asyncFlag: boolean): string {
-  const value = JSON.stringify({
+  const proposal = proposalOf(benchTable(n), 'datasetProperties', {
     description: `Benchmark table ${n}`,
     customProperties: { owner: 'bench', sequence: String(n) },
   });
-  return JSON.stringify({
-    proposal: {
-      entityType: 'dataset',
-      entityUrn: datasetUrn(n),
-      changeType: 'UPSERT',
-      aspectName: 'datasetProperties',
-      aspect: { value, contentType: 'application/json' },
-    },
-    ...(asyncFlag ? { async: 'true' } : {}),
-  });
+  return JSON.stringify(ingestProposalBody(proposal, asyncFlag ? { async: 'true' } : {}));
 }
 
 async function startBaseline(): Promise<{ baseUrl: string; process: ChildProcess }> {
@@ -175,7 +169,7 @@ async function main(): Promise<void> {
     await eventually(
       async () => {
         const response = await http.get(
-          `/aspects/${encodeURIComponent(datasetUrn(lastAsync))}?aspect=datasetProperties`,
+          `/aspects/${encodeURIComponent(benchTable(lastAsync))}?aspect=datasetProperties`,
         );
         if (response.status !== 200) throw new Error('not applied yet');
       },
@@ -186,7 +180,7 @@ async function main(): Promise<void> {
     const written = firstAsync;
     await compare('GET /entitiesV2 (dataset, 4 aspects)', 16, {
       method: 'GET',
-      request: (n: number) => ({ path: `/entitiesV2/${encodeURIComponent(datasetUrn(n % written))}` }),
+      request: (n: number) => ({ path: `/entitiesV2/${encodeURIComponent(benchTable(n % written))}` }),
     });
 
     const kafka = await kafkaScenarios(compare, ingest(false));
@@ -305,29 +299,17 @@ async function kafkaScenarios(
     for (let offset = 0; offset < proposals; offset += 1_000) {
       const batch = [];
       for (let n = offset; n < Math.min(offset + 1_000, proposals); n++) {
-        const urn = `urn:li:dataset:(urn:li:dataPlatform:kafka,${marker}.t${n},PROD)`;
-        batch.push({
-          topic: proposalTopic,
-          key: urn,
-          value: serde.proposal.encode({
-            auditHeader: null,
-            entityType: 'dataset',
-            entityUrn: urn,
-            entityKeyAspect: null,
-            changeType: 'UPSERT',
-            aspectName: 'datasetProperties',
-            aspect: { value: Buffer.from(JSON.stringify({ description: `t${n}` })), contentType: 'application/json' },
-            systemMetadata: null,
-            headers: null,
-          }),
-        });
+        const urn = datasetUrn(`${marker}.t${n}`, 'kafka');
+        const proposal = proposalOf(urn, 'datasetProperties', { description: `t${n}` });
+        // Confluent-framed Avro, as a Kafka producer sends it: the record form the JSON proposal decodes to.
+        const record = serde.proposal.decodeAny(Buffer.from(JSON.stringify(proposal)));
+        batch.push({ topic: proposalTopic, key: urn, value: serde.proposal.encode(record) });
       }
       await log.publish(batch);
     }
     await eventually(
       () => {
         if (seen < proposals) throw new Error(`${seen} of ${proposals} change logs so far`);
-        return Promise.resolve();
       },
       { timeoutMs: 600_000, intervalMs: 100 },
     );

@@ -11,7 +11,15 @@
  * dataset shows (every 20 ms for 200 ms, then backing off to 250 ms: the figure is that coarse beyond 200 ms).
  */
 import { performance } from 'node:perf_hooks';
-import { eventually, startStandalone, TestHttpClient } from '@strata/testing';
+import {
+  datasetUrn,
+  eventually,
+  ingestProposalBatchBody,
+  ingestProposalBody,
+  proposalOf,
+  startStandalone,
+  TestHttpClient,
+} from '@strata/testing';
 
 const datasets = Number(process.env['BENCH_SEARCH_DATASETS'] ?? 100_000);
 const requestsPerQuery = Number(process.env['BENCH_SEARCH_REQUESTS'] ?? 500);
@@ -57,16 +65,10 @@ export interface SearchBenchReport {
 }
 
 const name = (n: number) => `test_dataset_${n}`;
-const urnOf = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:bigquery,${name(n)},PROD)`;
+const urnOf = (n: number) => datasetUrn(name(n), 'bigquery');
 
 function proposal(n: number, aspectName: string, value: unknown) {
-  return {
-    entityType: 'dataset',
-    entityUrn: urnOf(n),
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-  };
+  return proposalOf(urnOf(n), aspectName, value);
 }
 
 /** The datasets of DataHub's perf-test (`locustfiles/ingest.py`): description, browse path, owners, and some tags. */
@@ -112,9 +114,11 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
     for (let first = 0; first < datasets; first += perBatch) {
       const proposals = [];
       for (let n = first; n < Math.min(first + perBatch, datasets); n++) proposals.push(...datasetProposals(n));
-      const sent = http.post('/aspects?action=ingestProposalBatch', { proposals }).then((response) => {
-        if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
-      });
+      const sent = http
+        .post('/aspects?action=ingestProposalBatch', ingestProposalBatchBody(proposals))
+        .then((response) => {
+          if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
+        });
       const tracked = sent.finally(() => inFlight.delete(tracked));
       inFlight.add(tracked);
       if (inFlight.size >= 4) await Promise.race(inFlight);
@@ -147,12 +151,12 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
       const edit = edits;
       const response = await http.post(
         '/aspects?action=ingestProposal',
-        {
-          proposal: proposal(n, 'datasetProperties', {
+        ingestProposalBody(
+          proposal(n, 'datasetProperties', {
             description: `Dataset ${n} for performance testing, edit ${edit}`,
             customProperties: {},
           }),
-        },
+        ),
         { 'X-DataHub-Sync-Index-Update': 'true' },
       );
       if (response.status !== 200) throw new Error(`edit answered ${response.status}: ${response.text}`);
@@ -315,9 +319,10 @@ async function sustainedIngest(http: TestHttpClient): Promise<SearchBenchReport[
     const n = datasets + i;
     const probe = async () => {
       const sent = performance.now();
-      const response = await http.post('/aspects?action=ingestProposal', {
-        proposal: proposal(n, 'datasetProperties', { description: `lag probe ${n}`, customProperties: {} }),
-      });
+      const response = await http.post(
+        '/aspects?action=ingestProposal',
+        ingestProposalBody(proposal(n, 'datasetProperties', { description: `lag probe ${n}`, customProperties: {} })),
+      );
       const acknowledged = performance.now();
       if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${response.text}`);
       ingestLatencies.push(acknowledged - sent);

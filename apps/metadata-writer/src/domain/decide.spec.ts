@@ -1,5 +1,7 @@
 import { validateProposal, type JsonObject, type ValidatedProposal } from '@strata/model';
 import { testEntityRegistry } from '@strata/model/testing';
+import { proposalOf, type ProposalOptions } from '@strata/testing';
+import { deciderSpecification } from '@strata/testing/specifications';
 
 import { decide, defaultRunId, type CurrentAspect, type Decision, type DecisionContext } from './decide';
 import { jsonEqual } from './json-equal';
@@ -14,28 +16,19 @@ const hiveDataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)';
 const hiveKey = { platform: 'urn:li:dataPlatform:hive', name: 'db.table', origin: 'PROD' };
 const stampedByDefault = { lastObserved: context.now, runId: defaultRunId, lastRunId: defaultRunId };
 
-interface ProposalInput {
-  readonly entityUrn: string;
-  readonly aspectName: string;
-  readonly value?: JsonObject;
-  readonly changeType?: 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE';
-  readonly systemMetadata?: JsonObject;
-  readonly headers?: Record<string, string>;
-}
+/** given(the stored aspects of the proposal's entity).when(a validated proposal).then(what the decision must be). */
+const spec = deciderSpecification((proposal: ValidatedProposal, current: CurrentAspect) =>
+  decide(proposal, current, context),
+);
 
 /** A proposal as the writer receives it after validation against the real registry. */
-function given(input: ProposalInput): ValidatedProposal {
-  const entityType = /^urn:li:([^:]+):/.exec(input.entityUrn)?.[1];
-  return validateProposal(registry, {
-    entityType,
-    entityUrn: input.entityUrn,
-    changeType: input.changeType ?? 'UPSERT',
-    aspectName: input.aspectName,
-    aspect:
-      input.value === undefined ? undefined : { value: JSON.stringify(input.value), contentType: 'application/json' },
-    systemMetadata: input.systemMetadata,
-    headers: input.headers,
-  });
+function validated(
+  entityUrn: string,
+  aspectName: string,
+  value?: JsonObject,
+  options: ProposalOptions & { readonly changeType?: 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE' } = {},
+): ValidatedProposal {
+  return validateProposal(registry, proposalOf(entityUrn, aspectName, value, options));
 }
 
 /** The current state of the proposal's entity: the latest stored value of each aspect listed. */
@@ -79,12 +72,6 @@ function putValue(decision: Decision, aspect: string): JsonObject | undefined {
 describe('decide', () => {
   describe('the first write to an entity', () => {
     it('given no stored dataset, when an aspect is upserted, then key (v1), browsePaths, dataPlatformInstance and the aspect are written in that order', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: false } }),
-        nothingStored,
-        context,
-      );
-
       const row = (version: number, value: JsonObject) => ({
         version,
         value,
@@ -99,46 +86,51 @@ describe('decide', () => {
         expectedVersion: 0,
         row: row(1, value),
       });
-      expect(decision.mutations).toEqual([
-        put('datasetKey', hiveKey),
-        put('browsePaths', { paths: ['/prod/hive/db'] }),
-        put('dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
-        put('status', { removed: false }),
-      ]);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'status', { removed: false }))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([
+            put('datasetKey', hiveKey),
+            put('browsePaths', { paths: ['/prod/hive/db'] }),
+            put('dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
+            put('status', { removed: false }),
+          ]);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
     });
 
     it('given no stored dataset, when an aspect is upserted, then each written aspect has its own UPSERT change log, in write order, created by the context', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: false } }),
-        nothingStored,
-        context,
-      );
-
-      expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
-        'datasetKey',
-        'browsePaths',
-        'dataPlatformInstance',
-        'status',
-      ]);
-      for (const log of decision.changeLogs) {
-        expect(log).toMatchObject({
-          timeseries: false,
-          entityType: 'dataset',
-          entityUrn: hiveDataset,
-          changeType: 'UPSERT',
-          systemMetadata: { ...stampedByDefault, version: '1' },
-          previousAspectValue: undefined,
-          previousSystemMetadata: undefined,
-          created: { time: context.now, actor: context.actor },
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'status', { removed: false }))
+        .then((decision) => {
+          expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
+            'datasetKey',
+            'browsePaths',
+            'dataPlatformInstance',
+            'status',
+          ]);
+          for (const log of decision.changeLogs) {
+            expect(log).toMatchObject({
+              timeseries: false,
+              entityType: 'dataset',
+              entityUrn: hiveDataset,
+              changeType: 'UPSERT',
+              systemMetadata: { ...stampedByDefault, version: '1' },
+              previousAspectValue: undefined,
+              previousSystemMetadata: undefined,
+              created: { time: context.now, actor: context.actor },
+            });
+          }
+          expect(decision.changeLogs.map((log) => log.aspect)).toEqual([
+            hiveKey,
+            { paths: ['/prod/hive/db'] },
+            { platform: 'urn:li:dataPlatform:hive' },
+            { removed: false },
+          ]);
         });
-      }
-      expect(decision.changeLogs.map((log) => log.aspect)).toEqual([
-        hiveKey,
-        { paths: ['/prod/hive/db'] },
-        { platform: 'urn:li:dataPlatform:hive' },
-        { removed: false },
-      ]);
     });
 
     it.each([
@@ -153,97 +145,90 @@ describe('decide', () => {
     ])(
       'given a new dataset with %s, when first written, then its default browse path is DataHub’s',
       (_case, urn, path) => {
-        const decision = decide(
-          given({ entityUrn: urn, aspectName: 'status', value: { removed: false } }),
-          nothingStored,
-          context,
-        );
-
-        expect(putValue(decision, 'browsePaths')).toEqual({ paths: [path] });
+        spec
+          .given(nothingStored)
+          .when(validated(urn, 'status', { removed: false }))
+          .then((decision) => {
+            expect(putValue(decision, 'browsePaths')).toEqual({ paths: [path] });
+          });
       },
     );
 
     it('given no stored dataset, when the first write is browsePaths, then browsePaths is written once, with the proposal’s value', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'browsePaths', value: { paths: ['/mine'] } }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['datasetKey', 'dataPlatformInstance', 'browsePaths']);
-      expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
-        'datasetKey',
-        'dataPlatformInstance',
-        'browsePaths',
-      ]);
-      expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/mine'] });
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'browsePaths', { paths: ['/mine'] }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['datasetKey', 'dataPlatformInstance', 'browsePaths']);
+          expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
+            'datasetKey',
+            'dataPlatformInstance',
+            'browsePaths',
+          ]);
+          expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/mine'] });
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
     });
 
     it('given no stored dataset, when the first write is the key aspect, then the key is written once and first, then the defaults', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'datasetKey', value: hiveKey }),
-        nothingStored,
-        context,
-      );
-
-      // The key leads, as for every first write, and nothing is written twice.
-      expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance']);
-      expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
-        'datasetKey',
-        'browsePaths',
-        'dataPlatformInstance',
-      ]);
-      expect(putValue(decision, 'datasetKey')).toEqual(hiveKey);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'datasetKey', hiveKey))
+        .then((decision) => {
+          // The key leads, as for every first write, and nothing is written twice.
+          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance']);
+          expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
+            'datasetKey',
+            'browsePaths',
+            'dataPlatformInstance',
+          ]);
+          expect(putValue(decision, 'datasetKey')).toEqual(hiveKey);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
     });
 
     it('given a new chart, when first written, then its browse path is /<tool> with the tool’s case kept', () => {
-      const decision = decide(
-        given({ entityUrn: 'urn:li:chart:(Looker,c1)', aspectName: 'status', value: { removed: false } }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['chartKey', 'browsePaths', 'dataPlatformInstance', 'status']);
-      expect(putValue(decision, 'chartKey')).toEqual({ dashboardTool: 'Looker', chartId: 'c1' });
-      expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/Looker'] });
-      expect(putValue(decision, 'dataPlatformInstance')).toEqual({ platform: 'urn:li:dataPlatform:Looker' });
+      spec
+        .given(nothingStored)
+        .when(validated('urn:li:chart:(Looker,c1)', 'status', { removed: false }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['chartKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(putValue(decision, 'chartKey')).toEqual({ dashboardTool: 'Looker', chartId: 'c1' });
+          expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/Looker'] });
+          expect(putValue(decision, 'dataPlatformInstance')).toEqual({ platform: 'urn:li:dataPlatform:Looker' });
+        });
     });
 
     it('given a new dashboard, when first written, then its browse path is /<tool> lowercased', () => {
-      const decision = decide(
-        given({ entityUrn: 'urn:li:dashboard:(Looker,d1)', aspectName: 'status', value: { removed: false } }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['dashboardKey', 'browsePaths', 'dataPlatformInstance', 'status']);
-      expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/looker'] });
+      spec
+        .given(nothingStored)
+        .when(validated('urn:li:dashboard:(Looker,d1)', 'status', { removed: false }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['dashboardKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/looker'] });
+        });
     });
 
     it('given a new corpuser, when first written, then only its key is added (it has no default aspects)', () => {
-      const decision = decide(
-        given({ entityUrn: 'urn:li:corpuser:jdoe', aspectName: 'status', value: { removed: false } }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['corpUserKey', 'status']);
-      expect(putValue(decision, 'corpUserKey')).toEqual({ username: 'jdoe' });
-      expect(decision.changeLogs.map((log) => log.aspectName)).toEqual(['corpUserKey', 'status']);
+      spec
+        .given(nothingStored)
+        .when(validated('urn:li:corpuser:jdoe', 'status', { removed: false }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['corpUserKey', 'status']);
+          expect(putValue(decision, 'corpUserKey')).toEqual({ username: 'jdoe' });
+          expect(decision.changeLogs.map((log) => log.aspectName)).toEqual(['corpUserKey', 'status']);
+        });
     });
 
     it('given an existing dataset, when a new aspect is upserted, then neither its key nor its defaults are written again', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true } }),
-        existingDataset(),
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['status']);
-      expect(decision.changeLogs.map((log) => log.aspectName)).toEqual(['status']);
-      expect(decision.mutations[0]).toMatchObject({ expectedVersion: 0, row: { version: 1 } });
+      spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'status', { removed: true }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['status']);
+          expect(decision.changeLogs.map((log) => log.aspectName)).toEqual(['status']);
+          expect(decision.mutations[0]).toMatchObject({ expectedVersion: 0, row: { version: 1 } });
+        });
     });
   });
 
@@ -256,95 +241,83 @@ describe('decide', () => {
     );
 
     it('given the same value from a later run, when upserted, then it is UNCHANGED with no change log, and only lastObserved/lastRunId are rewritten in place', () => {
-      const decision = decide(
-        given({
-          entityUrn: hiveDataset,
-          aspectName: 'status',
-          value: { removed: false },
-          systemMetadata: { runId: 'run-2' },
-        }),
-        existingDataset(current),
-        context,
-      );
-
-      expect(decision.outcome).toEqual({ status: 'UNCHANGED', version: 3 });
-      expect(decision.changeLogs).toEqual([]);
-      expect(decision.mutations).toHaveLength(1);
-      const [mutation] = decision.mutations;
-      expect(mutation).toMatchObject({ kind: 'put', urn: hiveDataset, aspect: 'status', expectedVersion: 3 });
-      if (mutation?.kind !== 'put') throw new Error('expected a put');
-      expect(mutation.row.version).toBe(mutation.expectedVersion);
-      expect(mutation.row.value).toEqual({ removed: false });
-      expect(mutation.row.createdOn).toBe(current.createdOn);
-      expect(mutation.row.createdBy).toBe(current.createdBy);
-      // runId stays the run that wrote the value; only the observation moves.
-      expect(mutation.row.systemMetadata).toEqual({
-        lastObserved: context.now,
-        runId: 'run-1',
-        lastRunId: 'run-2',
-        version: '3',
-      });
+      spec
+        .given(existingDataset(current))
+        .when(validated(hiveDataset, 'status', { removed: false }, { systemMetadata: { runId: 'run-2' } }))
+        .then((decision) => {
+          expect(decision.outcome).toEqual({ status: 'UNCHANGED', version: 3 });
+          expect(decision.changeLogs).toEqual([]);
+          expect(decision.mutations).toHaveLength(1);
+          const [mutation] = decision.mutations;
+          expect(mutation).toMatchObject({ kind: 'put', urn: hiveDataset, aspect: 'status', expectedVersion: 3 });
+          if (mutation?.kind !== 'put') throw new Error('expected a put');
+          expect(mutation.row.version).toBe(mutation.expectedVersion);
+          expect(mutation.row.value).toEqual({ removed: false });
+          expect(mutation.row.createdOn).toBe(current.createdOn);
+          expect(mutation.row.createdBy).toBe(current.createdBy);
+          // runId stays the run that wrote the value; only the observation moves.
+          expect(mutation.row.systemMetadata).toEqual({
+            lastObserved: context.now,
+            runId: 'run-1',
+            lastRunId: 'run-2',
+            version: '3',
+          });
+        });
     });
 
     it('given the same value with the same run and observation time, when upserted, then nothing is mutated at all', () => {
-      const decision = decide(
-        given({
-          entityUrn: hiveDataset,
-          aspectName: 'status',
-          value: { removed: false },
-          systemMetadata: { runId: 'run-1', lastObserved: 1000 },
-        }),
-        existingDataset(current),
-        context,
-      );
-
-      expect(decision).toEqual({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: 3 } });
+      spec
+        .given(existingDataset(current))
+        .when(
+          validated(
+            hiveDataset,
+            'status',
+            { removed: false },
+            { systemMetadata: { runId: 'run-1', lastObserved: 1000 } },
+          ),
+        )
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: 3 } });
     });
 
     it('given a different value, when upserted, then it becomes version N+1 expecting N, and the change log carries the previous value', () => {
-      const decision = decide(
-        given({
-          entityUrn: hiveDataset,
-          aspectName: 'status',
-          value: { removed: true },
-          systemMetadata: { runId: 'run-2' },
-        }),
-        existingDataset(current),
-        context,
-      );
-
       const systemMetadata = { lastObserved: context.now, runId: 'run-2', lastRunId: 'run-2', version: '4' };
-      expect(decision.mutations).toEqual([
-        {
-          kind: 'put',
-          urn: hiveDataset,
-          aspect: 'status',
-          expectedVersion: 3,
-          row: {
-            version: 4,
-            value: { removed: true },
-            systemMetadata,
-            createdOn: context.now,
-            createdBy: context.actor,
-          },
-        },
-      ]);
-      expect(decision.changeLogs).toEqual([
-        {
-          timeseries: false,
-          entityType: 'dataset',
-          entityUrn: hiveDataset,
-          changeType: 'UPSERT',
-          aspectName: 'status',
-          aspect: { removed: true },
-          systemMetadata,
-          previousAspectValue: { removed: false },
-          previousSystemMetadata: current.systemMetadata,
-          created: { time: context.now, actor: context.actor },
-          headers: {},
-        },
-      ]);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 4 });
+
+      spec
+        .given(existingDataset(current))
+        .when(validated(hiveDataset, 'status', { removed: true }, { systemMetadata: { runId: 'run-2' } }))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([
+            {
+              kind: 'put',
+              urn: hiveDataset,
+              aspect: 'status',
+              expectedVersion: 3,
+              row: {
+                version: 4,
+                value: { removed: true },
+                systemMetadata,
+                createdOn: context.now,
+                createdBy: context.actor,
+              },
+            },
+          ]);
+          expect(decision.changeLogs).toEqual([
+            {
+              timeseries: false,
+              entityType: 'dataset',
+              entityUrn: hiveDataset,
+              changeType: 'UPSERT',
+              aspectName: 'status',
+              aspect: { removed: true },
+              systemMetadata,
+              previousAspectValue: { removed: false },
+              previousSystemMetadata: current.systemMetadata,
+              created: { time: context.now, actor: context.actor },
+              headers: {},
+            },
+          ]);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 4 });
+        });
     });
 
     it('given a stored value whose keys are in another order, when the same document is upserted, then it is UNCHANGED', () => {
@@ -352,142 +325,132 @@ describe('decide', () => {
         description: 'orders',
         customProperties: { b: '2', a: '1' },
       });
-      const decision = decide(
-        given({
-          entityUrn: hiveDataset,
-          aspectName: 'datasetProperties',
-          value: { customProperties: { a: '1', b: '2' }, description: 'orders' },
-          systemMetadata: { runId: 'run-old', lastObserved: 1000 },
-        }),
-        existingDataset(properties),
-        context,
-      );
 
-      expect(decision).toEqual({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: 2 } });
+      spec
+        .given(existingDataset(properties))
+        .when(
+          validated(
+            hiveDataset,
+            'datasetProperties',
+            { customProperties: { a: '1', b: '2' }, description: 'orders' },
+            { systemMetadata: { runId: 'run-old', lastObserved: 1000 } },
+          ),
+        )
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: 2 } });
     });
 
     it('given headers on the proposal, when a change is logged, then the change log carries them', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, headers: { 'If-Match': 'x' } }),
-        existingDataset(current),
-        context,
-      );
-
-      expect(decision.changeLogs[0]?.headers).toEqual({ 'If-Match': 'x' });
+      spec
+        .given(existingDataset(current))
+        .when(validated(hiveDataset, 'status', { removed: true }, { headers: { 'If-Match': 'x' } }))
+        .then((decision) => {
+          expect(decision.changeLogs[0]?.headers).toEqual({ 'If-Match': 'x' });
+        });
     });
   });
 
   describe('CREATE and CREATE_ENTITY', () => {
     it('given the aspect exists, when CREATE is proposed, then it is REJECTED as a validation error and nothing changes', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, changeType: 'CREATE' }),
-        existingDataset(latest('status', 1, { removed: false })),
-        context,
-      );
-
-      expect(decision.mutations).toEqual([]);
-      expect(decision.changeLogs).toEqual([]);
-      expect(decision.outcome).toMatchObject({ status: 'REJECTED', errorCode: 'validation' });
-      expect(decision.outcome).toHaveProperty('error', expect.stringContaining('status'));
-      expect(decision.outcome).toHaveProperty('error', expect.stringContaining(hiveDataset));
+      spec
+        .given(existingDataset(latest('status', 1, { removed: false })))
+        .when(validated(hiveDataset, 'status', { removed: true }, { changeType: 'CREATE' }))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([]);
+          expect(decision.changeLogs).toEqual([]);
+          expect(decision.outcome).toMatchObject({ status: 'REJECTED', errorCode: 'validation' });
+          expect(decision.outcome).toHaveProperty('error', expect.stringContaining('status'));
+          expect(decision.outcome).toHaveProperty('error', expect.stringContaining(hiveDataset));
+        });
     });
 
     it('given the aspect is absent, when CREATE is proposed, then it is written as version 1', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, changeType: 'CREATE' }),
-        existingDataset(),
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['status']);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+      spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'status', { removed: true }, { changeType: 'CREATE' }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['status']);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
     });
 
     it('given the entity exists, when CREATE_ENTITY is proposed, then it is REJECTED as a validation error and nothing changes', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, changeType: 'CREATE_ENTITY' }),
-        existingDataset(),
-        context,
-      );
-
-      expect(decision.mutations).toEqual([]);
-      expect(decision.changeLogs).toEqual([]);
-      expect(decision.outcome).toMatchObject({ status: 'REJECTED', errorCode: 'validation' });
-      expect(decision.outcome).toHaveProperty('error', expect.stringContaining(hiveDataset));
+      spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'status', { removed: true }, { changeType: 'CREATE_ENTITY' }))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([]);
+          expect(decision.changeLogs).toEqual([]);
+          expect(decision.outcome).toMatchObject({ status: 'REJECTED', errorCode: 'validation' });
+          expect(decision.outcome).toHaveProperty('error', expect.stringContaining(hiveDataset));
+        });
     });
 
     it('given the entity is absent, when CREATE_ENTITY is proposed, then the entity is created with the aspect', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, changeType: 'CREATE_ENTITY' }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', 'status']);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'status', { removed: true }, { changeType: 'CREATE_ENTITY' }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
     });
   });
 
   describe('DELETE', () => {
+    const deletion = (aspectName: string) => validated(hiveDataset, aspectName, undefined, { changeType: 'DELETE' });
+
     it('given the aspect exists, when it is deleted, then it is removed at its version and a DELETE change log carries the previous value', () => {
       const current = latest('status', 2, { removed: true });
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', changeType: 'DELETE' }),
-        existingDataset(current),
-        context,
-      );
 
-      expect(decision.mutations).toEqual([
-        { kind: 'deleteAspect', urn: hiveDataset, aspect: 'status', expectedVersion: 2 },
-      ]);
-      expect(decision.changeLogs).toHaveLength(1);
-      expect(decision.changeLogs[0]).toMatchObject({
-        changeType: 'DELETE',
-        aspectName: 'status',
-        aspect: undefined,
-        previousAspectValue: { removed: true },
-        previousSystemMetadata: current.systemMetadata,
-        created: { time: context.now, actor: context.actor },
-      });
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+      spec
+        .given(existingDataset(current))
+        .when(deletion('status'))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([
+            { kind: 'deleteAspect', urn: hiveDataset, aspect: 'status', expectedVersion: 2 },
+          ]);
+          expect(decision.changeLogs).toHaveLength(1);
+          expect(decision.changeLogs[0]).toMatchObject({
+            changeType: 'DELETE',
+            aspectName: 'status',
+            aspect: undefined,
+            previousAspectValue: { removed: true },
+            previousSystemMetadata: current.systemMetadata,
+            created: { time: context.now, actor: context.actor },
+          });
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+        });
     });
 
     it('given the aspect is absent, when it is deleted, then it is UNCHANGED and nothing happens', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', changeType: 'DELETE' }),
-        existingDataset(),
-        context,
-      );
-
-      expect(decision).toEqual({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
+      spec
+        .given(existingDataset())
+        .when(deletion('status'))
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
     });
 
     it('given the entity exists, when its key aspect is deleted, then the entity is deleted with one DELETE change log for the key', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'datasetKey', changeType: 'DELETE' }),
-        existingDataset(latest('status', 1, { removed: false })),
-        context,
-      );
-
-      expect(decision.mutations).toEqual([{ kind: 'deleteEntity', urn: hiveDataset }]);
-      expect(decision.changeLogs).toHaveLength(1);
-      expect(decision.changeLogs[0]).toMatchObject({
-        changeType: 'DELETE',
-        aspectName: 'datasetKey',
-        aspect: undefined,
-        previousAspectValue: hiveKey,
-      });
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+      spec
+        .given(existingDataset(latest('status', 1, { removed: false })))
+        .when(deletion('datasetKey'))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([{ kind: 'deleteEntity', urn: hiveDataset }]);
+          expect(decision.changeLogs).toHaveLength(1);
+          expect(decision.changeLogs[0]).toMatchObject({
+            changeType: 'DELETE',
+            aspectName: 'datasetKey',
+            aspect: undefined,
+            previousAspectValue: hiveKey,
+          });
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+        });
     });
 
     it('given the entity is absent, when its key aspect is deleted, then it is UNCHANGED and nothing happens', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'datasetKey', changeType: 'DELETE' }),
-        nothingStored,
-        context,
-      );
-
-      expect(decision).toEqual({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
+      spec
+        .given(nothingStored)
+        .when(deletion('datasetKey'))
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
     });
   });
 
@@ -495,88 +458,91 @@ describe('decide', () => {
     const profile = { timestampMillis: 1_699_000_000_000, rowCount: 42 };
 
     it('given an existing dataset, when a timeseries value is upserted, then it is kept under its timestamp and logged as timeseries, unversioned', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'datasetProfile', value: profile }),
-        existingDataset(),
-        context,
-      );
-
-      expect(decision.mutations).toEqual([
-        {
-          kind: 'putTimeseries',
-          value: {
-            urn: hiveDataset,
-            aspect: 'datasetProfile',
-            timestampMillis: profile.timestampMillis,
-            value: profile,
+      spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'datasetProfile', profile))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([
+            {
+              kind: 'putTimeseries',
+              value: {
+                urn: hiveDataset,
+                aspect: 'datasetProfile',
+                timestampMillis: profile.timestampMillis,
+                value: profile,
+                systemMetadata: stampedByDefault,
+                createdOn: context.now,
+                createdBy: context.actor,
+              },
+            },
+          ]);
+          expect(decision.changeLogs).toHaveLength(1);
+          expect(decision.changeLogs[0]).toMatchObject({
+            timeseries: true,
+            changeType: 'UPSERT',
+            aspectName: 'datasetProfile',
+            aspect: profile,
             systemMetadata: stampedByDefault,
-            createdOn: context.now,
-            createdBy: context.actor,
-          },
-        },
-      ]);
-      expect(decision.changeLogs).toHaveLength(1);
-      expect(decision.changeLogs[0]).toMatchObject({
-        timeseries: true,
-        changeType: 'UPSERT',
-        aspectName: 'datasetProfile',
-        aspect: profile,
-        systemMetadata: stampedByDefault,
-        previousAspectValue: undefined,
-      });
-      expect(decision.changeLogs[0]?.systemMetadata).not.toHaveProperty('version');
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+            previousAspectValue: undefined,
+          });
+          expect(decision.changeLogs[0]?.systemMetadata).not.toHaveProperty('version');
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+        });
     });
 
     it('given no stored dataset, when a timeseries value is upserted, then the entity is created first (key and defaults)', () => {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'datasetProfile', value: profile }),
-        nothingStored,
-        context,
-      );
-
-      expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', '<putTimeseries>']);
-      expect(decision.changeLogs.map((log) => [log.aspectName, log.timeseries])).toEqual([
-        ['datasetKey', false],
-        ['browsePaths', false],
-        ['dataPlatformInstance', false],
-        ['datasetProfile', true],
-      ]);
-      expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+      spec
+        .given(nothingStored)
+        .when(validated(hiveDataset, 'datasetProfile', profile))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', '<putTimeseries>']);
+          expect(decision.changeLogs.map((log) => [log.aspectName, log.timeseries])).toEqual([
+            ['datasetKey', false],
+            ['browsePaths', false],
+            ['dataPlatformInstance', false],
+            ['datasetProfile', true],
+          ]);
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+        });
     });
   });
 
   describe('system metadata stamping', () => {
-    function stampedOn(systemMetadata: JsonObject | undefined): unknown {
-      const decision = decide(
-        given({ entityUrn: hiveDataset, aspectName: 'status', value: { removed: true }, systemMetadata }),
-        existingDataset(),
-        context,
-      );
-      return decision.changeLogs[0]?.systemMetadata;
+    /** The system metadata stamped on the change log of an upsert to an existing dataset proposing `systemMetadata`. */
+    function stamping(systemMetadata: JsonObject | undefined) {
+      return spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'status', { removed: true }, { systemMetadata }));
     }
+    const stampedOn = (decision: Decision): unknown => decision.changeLogs[0]?.systemMetadata;
 
     it('given no system metadata, when stamped, then runId is the default run id, lastRunId the same, and lastObserved now', () => {
-      expect(stampedOn(undefined)).toEqual({
-        lastObserved: context.now,
-        runId: 'no-run-id-provided',
-        lastRunId: 'no-run-id-provided',
-        version: '1',
+      stamping(undefined).then((decision) => {
+        expect(stampedOn(decision)).toEqual({
+          lastObserved: context.now,
+          runId: 'no-run-id-provided',
+          lastRunId: 'no-run-id-provided',
+          version: '1',
+        });
       });
     });
 
     it('given a runId and lastObserved, when stamped, then both are kept, runId is copied to lastRunId, and other fields pass through', () => {
-      expect(stampedOn({ runId: 'run-7', lastObserved: 123, pipelineName: 'nightly', lastRunId: 'stale' })).toEqual({
-        runId: 'run-7',
-        lastRunId: 'run-7',
-        lastObserved: 123,
-        pipelineName: 'nightly',
-        version: '1',
+      stamping({ runId: 'run-7', lastObserved: 123, pipelineName: 'nightly', lastRunId: 'stale' }).then((decision) => {
+        expect(stampedOn(decision)).toEqual({
+          runId: 'run-7',
+          lastRunId: 'run-7',
+          lastObserved: 123,
+          pipelineName: 'nightly',
+          version: '1',
+        });
       });
     });
 
     it('given lastObserved 0, when stamped, then lastObserved is now', () => {
-      expect(stampedOn({ lastObserved: 0 })).toMatchObject({ lastObserved: context.now });
+      stamping({ lastObserved: 0 }).then((decision) => {
+        expect(stampedOn(decision)).toMatchObject({ lastObserved: context.now });
+      });
     });
   });
 });

@@ -1,0 +1,441 @@
+/**
+ * The proposal processor as the log drives it: `handleBatch(records)` with proposal records, on a real SQLite store (in
+ * memory) and a real outbox relay publishing to a log that records what it is given.
+ */
+import { ConflictError, type EntityRegistry } from '@strata/model';
+import { testEntityRegistry } from '@strata/model/testing';
+import { readSchemas } from '@strata/schemas';
+import {
+  createEventSerde,
+  defaultTopicNames as topics,
+  RecordHeader,
+  type MetadataChangeLog,
+  type MetadataChangeProposalOutcome,
+} from '@strata/events';
+import type { LogRecord, MessageLog, OutgoingRecord, Subscription } from '@strata/log';
+import { SqliteAspectStore, type AspectStore, type StoreCommit } from '@strata/store';
+import { datasetUrn, proposalOf, type ProposalJson } from '@strata/testing';
+
+import { OutboxRelay } from './outbox-relay';
+import { ProposalProcessor } from './proposal-processor';
+
+const registry: EntityRegistry = testEntityRegistry();
+const serde = createEventSerde(readSchemas());
+const now = 1_700_000_000_000;
+const systemActor = 'urn:li:corpuser:__datahub_system';
+const urn = datasetUrn('db.orders');
+const versioned = topics.metadataChangeLogVersioned;
+const timeseries = topics.metadataChangeLogTimeseries;
+
+/** A log that keeps what the relay publishes, in order. The processor never subscribes. */
+class RecordingLog implements MessageLog {
+  readonly published: OutgoingRecord[] = [];
+
+  publish(records: readonly OutgoingRecord[]): Promise<void> {
+    this.published.push(...records);
+    return Promise.resolve();
+  }
+
+  subscribe(): Promise<Subscription> {
+    return Promise.reject(new Error('the processor under test never subscribes'));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  on(topic: string): OutgoingRecord[] {
+    return this.published.filter((record) => record.topic === topic);
+  }
+
+  changeLogs(topic = versioned): MetadataChangeLog[] {
+    return this.on(topic).map((record) => serde.changeLog.decode(record.value));
+  }
+
+  outcomes(): MetadataChangeProposalOutcome[] {
+    return this.on(topics.metadataChangeProposalOutcome).map((record) => serde.outcome.decode(record.value));
+  }
+}
+
+/** The headers the gateway puts on a proposal of request `requestId`. */
+function requestHeaders(requestId: string, more: Record<string, string> = {}): Record<string, string> {
+  return {
+    [RecordHeader.requestId]: requestId,
+    [RecordHeader.actor]: 'urn:li:corpuser:jdoe',
+    [RecordHeader.traceId]: `trace-of-${requestId}`,
+    ...more,
+  };
+}
+
+let nextOffset = 0;
+
+/** A proposal record as the log delivers it: Confluent-framed Avro (as the gateway writes it), or JSON bytes. */
+function recordOf(
+  proposal: ProposalJson,
+  headers: Record<string, string> = {},
+  { encoding = 'avro', offset = nextOffset++ }: { encoding?: 'avro' | 'json'; offset?: number } = {},
+): LogRecord {
+  const json = Buffer.from(JSON.stringify(proposal));
+  return {
+    topic: topics.metadataChangeProposal,
+    partition: 0,
+    offset: String(offset),
+    key: proposal.entityUrn,
+    // The Avro record is the one the writer reads from the JSON form: one proposal shape, two encodings.
+    value: encoding === 'json' ? json : serde.proposal.encode(serde.proposal.decodeAny(json)),
+    headers,
+    timestamp: now,
+  };
+}
+
+/** A store whose commits go through `commit` (given the real store's), everything else straight to the store. */
+function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise<void>): AspectStore {
+  return {
+    getLatest: (keys) => store.getLatest(keys),
+    getEntity: (entityUrn, aspects) => store.getEntity(entityUrn, aspects),
+    getVersion: (entityUrn, aspect, version) => store.getVersion(entityUrn, aspect, version),
+    findApplied: (ids) => store.findApplied(ids),
+    commit,
+    pendingOutbox: (limit) => store.pendingOutbox(limit),
+    markPublished: (ids) => store.markPublished(ids),
+    getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
+    close: () => store.close(),
+  };
+}
+
+describe('ProposalProcessor', () => {
+  let store: SqliteAspectStore;
+  let log: RecordingLog;
+  const relays: OutboxRelay[] = [];
+
+  /** A processor on `on` (default: the store), its relay publishing to the recording log. */
+  function processor(on: AspectStore = store, options: { maxConflictRetries?: number } = {}): ProposalProcessor {
+    const relay = new OutboxRelay({
+      store: on,
+      log,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    relays.push(relay);
+    return new ProposalProcessor({
+      store: on,
+      registry,
+      serde,
+      topics,
+      relay,
+      now: () => now,
+      systemActor,
+      maxAspectBytes: 16_000_000,
+      ...options,
+    });
+  }
+
+  beforeEach(() => {
+    store = new SqliteAspectStore({ path: ':memory:' });
+    log = new RecordingLog();
+  });
+
+  afterEach(async () => {
+    for (const relay of relays.splice(0)) await relay.stop();
+    await store.close();
+  });
+
+  describe('a valid proposal', () => {
+    it('is stored, and its change logs and then its outcome are published with the request’s id, actor and trace id', async () => {
+      const headers = requestHeaders('request-1');
+      await processor().handleBatch([recordOf(proposalOf(urn, 'status', { removed: false }), headers)]);
+
+      expect(await store.getVersion(urn, 'status', 0)).toMatchObject({
+        version: 1,
+        value: { removed: false },
+        createdOn: now,
+        createdBy: 'urn:li:corpuser:jdoe',
+      });
+      expect(log.published.map((record) => record.topic)).toEqual([
+        versioned,
+        versioned,
+        versioned,
+        versioned,
+        topics.metadataChangeProposalOutcome,
+      ]);
+      for (const record of log.published) {
+        expect(record.headers).toEqual(headers);
+        expect(record.key).toBe(urn);
+      }
+      expect(log.changeLogs().map((changeLog) => [changeLog.aspectName, changeLog.created?.actor])).toEqual([
+        ['datasetKey', 'urn:li:corpuser:jdoe'],
+        ['browsePaths', 'urn:li:corpuser:jdoe'],
+        ['dataPlatformInstance', 'urn:li:corpuser:jdoe'],
+        ['status', 'urn:li:corpuser:jdoe'],
+      ]);
+      expect(log.outcomes()).toEqual([
+        {
+          requestId: 'request-1',
+          entityType: 'dataset',
+          entityUrn: urn,
+          aspectName: 'status',
+          status: 'APPLIED',
+          version: 1,
+          errorCode: null,
+          error: null,
+          indexedChangeLogs: 4,
+          changeLogTopics: [versioned],
+          timestampMillis: now,
+        },
+      ]);
+      expect(await store.pendingOutbox(100)).toEqual([]);
+      expect(await store.findApplied(['request-1'])).toEqual(new Set(['request-1']));
+    });
+
+    it('is applied from JSON bytes too, and written by the system actor when the record names no actor', async () => {
+      await processor().handleBatch([recordOf(proposalOf(urn, 'status', { removed: true }), {}, { encoding: 'json' })]);
+
+      expect(await store.getVersion(urn, 'status', 0)).toMatchObject({
+        value: { removed: true },
+        createdBy: systemActor,
+      });
+      // No request id: change logs, and no outcome (nobody waits for one).
+      expect(log.changeLogs().map((changeLog) => changeLog.aspectName)).toContain('status');
+      expect(log.outcomes()).toEqual([]);
+    });
+  });
+
+  describe('a redelivered proposal', () => {
+    it('with the same request id creates nothing twice: no new version, no change log, no outcome', async () => {
+      const writer = processor();
+      const proposal = proposalOf(urn, 'datasetProperties', { description: 'orders', customProperties: {} });
+      await writer.handleBatch([recordOf(proposal, requestHeaders('request-1'))]);
+      const publishedOnce = log.published.length;
+
+      // Delivered again, as after a consumer that did not commit its position (at another offset, even).
+      await writer.handleBatch([recordOf(proposal, requestHeaders('request-1'))]);
+
+      expect(log.published).toHaveLength(publishedOnce);
+      expect(log.outcomes()).toHaveLength(1);
+      expect(await store.getVersion(urn, 'datasetProperties', 0)).toMatchObject({ version: 1 });
+      expect(await store.getVersion(urn, 'datasetProperties', 2)).toBeUndefined();
+    });
+
+    it('without a request id is recognised by its log position, even after a later write', async () => {
+      const writer = processor();
+      const removed = recordOf(proposalOf(urn, 'status', { removed: true }));
+      await writer.handleBatch([removed]);
+      await writer.handleBatch([recordOf(proposalOf(urn, 'status', { removed: false }))]);
+      const publishedBefore = log.published.length;
+
+      // The older record again, at its position: applying it again would bring back its value as version 3.
+      await writer.handleBatch([removed]);
+
+      expect(log.published).toHaveLength(publishedBefore);
+      expect(await store.getVersion(urn, 'status', 0)).toMatchObject({ version: 2, value: { removed: false } });
+    });
+  });
+
+  describe('a record that cannot be applied', () => {
+    const good = proposalOf(datasetUrn('db.good'), 'status', { removed: false });
+
+    it('when undecodable, is answered with a failed-proposal record and a REJECTED outcome, and the rest of the batch is applied', async () => {
+      const garbage: LogRecord = {
+        ...recordOf(good, requestHeaders('request-bad')),
+        key: urn,
+        value: Buffer.from('definitely not a proposal'),
+      };
+      await processor().handleBatch([garbage, recordOf(good, requestHeaders('request-good'))]);
+
+      const failed = log.on(topics.failedMetadataChangeProposal);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.headers).toEqual(requestHeaders('request-bad'));
+      const failure = serde.failedProposal.decode(failed[0]!.value);
+      expect(failure.error).toMatch(/neither Confluent-framed Avro/);
+      // The raw bytes travel in a placeholder proposal, keyed as the record was.
+      expect(failure.metadataChangeProposal).toMatchObject({ entityType: 'unknown', entityUrn: urn });
+      expect(failure.metadataChangeProposal.aspect?.value.toString()).toBe('definitely not a proposal');
+      expect(log.outcomes().map(({ requestId, status, errorCode }) => ({ requestId, status, errorCode }))).toEqual([
+        { requestId: 'request-bad', status: 'REJECTED', errorCode: 'bad-request' },
+        { requestId: 'request-good', status: 'APPLIED', errorCode: null },
+      ]);
+      expect(await store.getVersion(good.entityUrn, 'status', 0)).toMatchObject({ value: { removed: false } });
+      expect(await store.findApplied(['request-bad', 'request-good'])).toEqual(
+        new Set(['request-bad', 'request-good']),
+      );
+    });
+
+    it('when invalid (an unknown aspect), is answered with a failed-proposal record and a REJECTED outcome, and the rest of the batch is applied', async () => {
+      const invalid = proposalOf(urn, 'noSuchAspect', { anything: true });
+      await processor().handleBatch([
+        recordOf(invalid, requestHeaders('request-bad')),
+        recordOf(good, requestHeaders('request-good')),
+      ]);
+
+      const failed = log
+        .on(topics.failedMetadataChangeProposal)
+        .map((record) => serde.failedProposal.decode(record.value));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.error).toBe('Unknown aspect noSuchAspect for entity dataset');
+      // The proposal decoded, so the failure record carries it as sent.
+      expect(failed[0]?.metadataChangeProposal).toMatchObject({ entityUrn: urn, aspectName: 'noSuchAspect' });
+      expect(log.outcomes()).toEqual([
+        expect.objectContaining({
+          requestId: 'request-bad',
+          entityUrn: urn,
+          aspectName: 'noSuchAspect',
+          status: 'REJECTED',
+          version: null,
+          errorCode: 'validation',
+          error: 'Unknown aspect noSuchAspect for entity dataset',
+          changeLogTopics: [],
+        }),
+        expect.objectContaining({ requestId: 'request-good', status: 'APPLIED', version: 1 }),
+      ]);
+      expect(await store.getEntity(urn)).toEqual([]);
+      expect(await store.getVersion(good.entityUrn, 'status', 0)).toMatchObject({ value: { removed: false } });
+    });
+  });
+
+  describe('a proposal waiting for indexing (strata-await-indexing)', () => {
+    const marked = (record: OutgoingRecord) => record.headers?.[RecordHeader.awaitIndexing] === 'true';
+
+    it('marks the last versioned change log only, and its outcome names the versioned topic', async () => {
+      await processor().handleBatch([
+        recordOf(
+          proposalOf(urn, 'status', { removed: false }),
+          requestHeaders('request-1', { [RecordHeader.awaitIndexing]: 'true' }),
+        ),
+      ]);
+
+      expect(log.on(versioned).map(marked)).toEqual([false, false, false, true]);
+      expect(log.on(versioned).at(-1)?.headers).toEqual({
+        ...requestHeaders('request-1'),
+        [RecordHeader.awaitIndexing]: 'true',
+      });
+      expect(log.on(topics.metadataChangeProposalOutcome).map(marked)).toEqual([false]);
+      expect(log.outcomes()).toEqual([
+        expect.objectContaining({ status: 'APPLIED', indexedChangeLogs: 4, changeLogTopics: [versioned] }),
+      ]);
+    });
+
+    it('marks the last change log of each topic for a timeseries aspect (datasetProfile), and its outcome names both topics', async () => {
+      const profile = { timestampMillis: 1_699_000_000_000, rowCount: 42 };
+      await processor().handleBatch([
+        recordOf(
+          proposalOf(urn, 'datasetProfile', profile),
+          requestHeaders('request-1', { [RecordHeader.awaitIndexing]: 'true' }),
+        ),
+      ]);
+
+      expect(log.changeLogs(versioned).map((changeLog) => changeLog.aspectName)).toEqual([
+        'datasetKey',
+        'browsePaths',
+        'dataPlatformInstance',
+      ]);
+      expect(log.on(versioned).map(marked)).toEqual([false, false, true]);
+      expect(log.changeLogs(timeseries).map((changeLog) => changeLog.aspectName)).toEqual(['datasetProfile']);
+      expect(log.on(timeseries).map(marked)).toEqual([true]);
+      expect(log.outcomes()).toEqual([
+        expect.objectContaining({
+          status: 'APPLIED',
+          version: null,
+          indexedChangeLogs: 3,
+          changeLogTopics: [versioned, timeseries],
+        }),
+      ]);
+    });
+
+    it('marks nothing when the proposal does not wait', async () => {
+      await processor().handleBatch([recordOf(proposalOf(urn, 'status', { removed: false }), requestHeaders('r'))]);
+
+      expect(log.published.some(marked)).toBe(false);
+    });
+  });
+
+  describe('proposals of one entity in one batch', () => {
+    it('see each other: the second upsert builds on the first, and a CREATE after them is rejected', async () => {
+      await processor().handleBatch([
+        recordOf(proposalOf(urn, 'status', { removed: false }), requestHeaders('request-1')),
+        recordOf(proposalOf(urn, 'status', { removed: true }), requestHeaders('request-2')),
+        recordOf(proposalOf(urn, 'status', { removed: false }, { changeType: 'CREATE' }), requestHeaders('request-3')),
+      ]);
+
+      expect(log.outcomes().map(({ requestId, status, version }) => ({ requestId, status, version }))).toEqual([
+        { requestId: 'request-1', status: 'APPLIED', version: 1 },
+        { requestId: 'request-2', status: 'APPLIED', version: 2 },
+        { requestId: 'request-3', status: 'REJECTED', version: null },
+      ]);
+      expect(log.outcomes()[2]?.error).toContain('already exists');
+      // The entity is created once, by the first.
+      expect(log.changeLogs().map((changeLog) => changeLog.aspectName)).toEqual([
+        'datasetKey',
+        'browsePaths',
+        'dataPlatformInstance',
+        'status',
+        'status',
+      ]);
+      expect(await store.getVersion(urn, 'status', 0)).toMatchObject({ version: 2, value: { removed: true } });
+      expect(await store.getVersion(urn, 'status', 1)).toMatchObject({ value: { removed: false } });
+    });
+  });
+
+  describe('store failures', () => {
+    const properties = (description: string) =>
+      proposalOf(urn, 'datasetProperties', { description, customProperties: {} });
+
+    it('retries a commit that lost a race (ConflictError): re-reads, decides again, and builds on the other write', async () => {
+      await processor().handleBatch([recordOf(properties('first'), requestHeaders('request-1'))]);
+      let raced = false;
+      const racing = withCommit(store, async (commit) => {
+        if (!raced) {
+          raced = true;
+          // Another writer stores version 2 between this batch's read and its commit.
+          await processor().handleBatch([recordOf(properties('theirs'), requestHeaders('request-theirs'))]);
+        }
+        await store.commit(commit);
+      });
+
+      await processor(racing).handleBatch([recordOf(properties('mine'), requestHeaders('request-mine'))]);
+
+      expect(raced).toBe(true);
+      expect((await store.getVersion(urn, 'datasetProperties', 2))?.value).toMatchObject({ description: 'theirs' });
+      expect(await store.getVersion(urn, 'datasetProperties', 0)).toMatchObject({
+        version: 3,
+        value: { description: 'mine' },
+      });
+      expect(log.outcomes().at(-1)).toMatchObject({ requestId: 'request-mine', status: 'APPLIED', version: 3 });
+      const lastChangeLog = log.changeLogs().at(-1);
+      expect(JSON.parse(lastChangeLog?.previousAspectValue?.value.toString() ?? 'null')).toMatchObject({
+        description: 'theirs',
+      });
+    });
+
+    it('gives the batch back to the log when conflicts persist past maxConflictRetries, having stored nothing', async () => {
+      let commits = 0;
+      const conflicting = withCommit(store, () => {
+        commits += 1;
+        return Promise.reject(new ConflictError('someone else wrote it'));
+      });
+
+      await expect(
+        processor(conflicting, { maxConflictRetries: 2 }).handleBatch([
+          recordOf(properties('mine'), requestHeaders('request-1')),
+        ]),
+      ).rejects.toThrow(ConflictError);
+      expect(commits).toBe(3);
+      expect(await store.getEntity(urn)).toEqual([]);
+      expect(log.published).toEqual([]);
+    });
+
+    it('gives the batch back to the log at once on any other store error', async () => {
+      let commits = 0;
+      const failing = withCommit(store, () => {
+        commits += 1;
+        return Promise.reject(new Error('disk unavailable'));
+      });
+
+      await expect(
+        processor(failing).handleBatch([recordOf(properties('mine'), requestHeaders('request-1'))]),
+      ).rejects.toThrow('disk unavailable');
+      expect(commits).toBe(1);
+      expect(await store.findApplied(['request-1'])).toEqual(new Set());
+    });
+  });
+});
