@@ -64,7 +64,8 @@ export default tseslint.config(
               sourceTag: 'type:adapter',
               onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:testing'],
             },
-            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            // The testing kit serves the HTTP kit's specs only (production code may not import it, below).
+            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:testing'] },
             // How a process runs (engines, lifecycle, hosting) and the change-log processor: built on the ports.
             {
               sourceTag: 'type:runtime',

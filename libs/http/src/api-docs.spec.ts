@@ -1,28 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { validateOpenApi } from '@strata/testing';
 import { documentedPath, exampleOf, openApiDocument, sampleOf } from './api-docs';
 import { createHttpApp } from './create-http-app';
 import { listen, type RunningServer } from './http-server';
 import { defineRoute, type AnyRoute, type ForwardedRoute } from './route';
 import { describeRoute } from './service-table';
-
-/** Validates a document against the OpenAPI schema of its version, in a child process (the validator is ESM only). */
-function validateOpenApi(document: unknown): { valid: boolean; errors?: unknown } {
-  const script = `
-    import { Validator } from '@seriousme/openapi-schema-validator';
-    const chunks = [];
-    for await (const chunk of process.stdin) chunks.push(chunk);
-    const result = await new Validator().validate(JSON.parse(Buffer.concat(chunks).toString()));
-    console.log(JSON.stringify(result));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    input: JSON.stringify(document),
-    encoding: 'utf8',
-    cwd: __dirname,
-  });
-  if (run.status !== 0) throw new Error(run.stderr);
-  return JSON.parse(run.stdout) as { valid: boolean; errors?: unknown };
-}
 
 const local = [
   defineRoute({

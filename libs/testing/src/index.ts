@@ -1,4 +1,5 @@
 export { eventually } from './eventually';
+export { validateOpenApi } from './openapi-validator';
 export { datasetUrn, entityTypeOf, ingestProposalBatchBody, ingestProposalBody, proposalOf } from './proposals';
 export type { ProposalJson, ProposalOptions } from './proposals';
 export { TestHttpClient } from './http-client';
@@ -10,7 +11,7 @@ export type {
   StandaloneProcess,
   StandaloneProcessOptions,
 } from './standalone-process';
-export { deploymentNames, startDeployment } from './strata-deployment';
+export { deploymentNames, kafkaEnvironment, startDeployment } from './strata-deployment';
 export type { DeploymentName, DeploymentOptions, RunningDeployment } from './strata-deployment';
 export { startKafkaTestBroker } from './kafka-test-broker';
 export type { KafkaTestBroker, KafkaTestBrokerOptions } from './kafka-test-broker';

@@ -36,8 +36,11 @@ export interface RunningDeployment {
   cleanUp(): void;
 }
 
-/** Environment that isolates a deployment on a shared broker: its own topics and its own writer group. */
-function kafkaEnvironment(brokers: readonly string[] | undefined, namespace: string): Record<string, string> {
+/**
+ * Environment that isolates a deployment on a shared broker: its own topics and its own writer and indexer groups
+ * (what {@link startDeployment} gives its processes; for tests that start more processes into a deployment).
+ */
+export function kafkaEnvironment(brokers: readonly string[] | undefined, namespace: string): Record<string, string> {
   if (!brokers || brokers.length === 0) throw new Error('This deployment needs kafkaBrokers (startKafkaTestBroker)');
   return {
     KAFKA_BROKERS: brokers.join(','),
