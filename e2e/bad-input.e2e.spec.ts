@@ -449,6 +449,14 @@ describe.each(deploymentNames)('%s', (deployment) => {
       expect(restliError(await http.get(path), status)).toMatch(message);
     });
 
+    it('a URL over the size limit, with a 431 in the family’s error body rather than a bare status', async () => {
+      const restli = await http.get(`/entitiesV2/${encodeURIComponent(`urn:li:corpuser:${'x'.repeat(20_000)}`)}`);
+      expect(restliError(restli, 431)).toMatch(/larger than the limit/);
+      const openapi = await http.get(`/openapi/operations/indices/progress?${'x'.repeat(20_000)}`);
+      expect(openapi.status).toBe(431);
+      expect(openapi.json).toEqual({ error: expect.stringMatching(/larger than the limit/) });
+    });
+
     it('a method the resource does not support, with a 405', async () => {
       const response = await http.send('DELETE', '/aspects?action=ingestProposal', undefined, {});
       expect(restliError(response, 405)).toMatch(/POST/);

@@ -24,6 +24,11 @@ function parseError(text: string): InvalidUrnError {
 }
 
 describe('parseUrn', () => {
+  it('given text with an unpaired surrogate, when parsed, then it is refused: it has no UTF-8 form for a URL', () => {
+    expect(parseError('urn:li:corpuser:a\uD800b').message).toMatch(/unpaired surrogate/);
+    expect(parseUrn('urn:li:corpuser:a\uD83D\uDE00b').id).toBe('a\uD83D\uDE00b');
+  });
+
   it('given a single-part URN, when parsed, then the id is the one part', () => {
     const urn = parseUrn('urn:li:corpuser:jdoe');
     expect(urn).toBeInstanceOf(Urn);

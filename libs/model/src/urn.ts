@@ -40,6 +40,9 @@ export class Urn {
   /** @internal Parses `text`; see {@link parseUrn}. */
   static parse(text: string): Urn {
     if (typeof text !== 'string') throw new InvalidUrnError(String(text), 'not a string');
+    // A lone surrogate has no UTF-8 form: such a URN could be stored but never put in a URL to be read back.
+    if (!text.isWellFormed())
+      throw new InvalidUrnError(text.toWellFormed(), 'contains an unpaired surrogate (not Unicode text)');
     if (!text.startsWith(URN_PREFIX)) throw new InvalidUrnError(text, `must start with "${URN_PREFIX}"`);
     const rest = text.slice(URN_PREFIX.length);
     const colon = rest.indexOf(':');
