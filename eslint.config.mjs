@@ -5,7 +5,7 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-/** Engines and frameworks that pure domain code must never touch (STYLE.md rule 10). */
+/** Engines and frameworks that pure domain code must never touch (`docs/conventions.md`). */
 /** The testing library serves tests only: production code of a service never imports it. */
 const testHelpers = { group: ['@strata/testing', '@strata/*/testing'], message: 'Test helpers are for tests only.' };
 
@@ -43,7 +43,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (STYLE.md rule 12).' },
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (docs/conventions.md).' },
       ],
       '@nx/enforce-module-boundaries': [
         'error',
@@ -127,7 +127,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [testHelpers] }] },
   },
   {
-    // A service's domain folder holds its pure decide/evolve functions (STYLE.md rule 3).
+    // A service's domain folder holds its pure decide/evolve functions (`docs/conventions.md`).
     files: ['apps/*/src/domain/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {

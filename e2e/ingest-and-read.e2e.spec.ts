@@ -1,7 +1,7 @@
 /**
- * The spec's ingest and read examples, against every deployment of Strata — standalone on SQLite, standalone on Kafka,
+ * The ingest and read examples of DataHub's documentation, against every deployment of Strata — standalone on SQLite, standalone on Kafka,
  * and gateway and metadata-writer as separate processes over Kafka — started as a user starts them, over HTTP only.
- * Shapes and texts follow `metadata-catalog-http.md` and DataHub's behaviour (`datahub-facts.md`).
+ * Shapes and texts follow `docs/http-interface.md`, which records DataHub's behaviour.
  */
 import {
   datasetUrn,

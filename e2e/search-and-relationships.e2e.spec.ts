@@ -1,5 +1,5 @@
 /**
- * The spec's and DataHub's search, browse, autocomplete and relationships examples, against every deployment of
+ * DataHub's documented search, browse, autocomplete and relationships examples, against every deployment of
  * Strata (standalone on SQLite, standalone on Kafka, and gateway, metadata-writer and search-indexer as separate
  * processes over Kafka), over HTTP only. Writes ask for read-your-writes (`X-DataHub-Sync-Index-Update: true` or
  * `?wait=indexed`), so every read right after them must already see them: no polling.
@@ -232,7 +232,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
   });
 
   describe('relationships (GET /relationships)', () => {
-    it("answers the owner example: what fbar owns, INCOMING OwnedBy, in the spec's and DataHub's shapes", async () => {
+    it("answers the owner example: what fbar owns, INCOMING OwnedBy, in both of DataHub's shapes (documented and current)", async () => {
       const owned = await relationships(`direction=INCOMING&urn=${encodeURIComponent(fbar)}&types=OwnedBy`);
       expect(owned.entities).toEqual([hdfsDataset, hiveDataset]);
       expect(owned).toMatchObject({
@@ -288,7 +288,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
       await ingest(urn, 'datasetProperties', { description: 'soon removed', customProperties: {} });
       expect((await search({ input: 'ToBeRemoved', entity: 'dataset' })).entities).toEqual([urn]);
 
-      // The spec's transition: a legacy ingest of Status with removed true.
+      // The documented transition: a legacy ingest of Status with removed true.
       const removed = await http.post('/entities?action=ingest&wait=indexed', {
         entity: {
           value: {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates TypeScript types from the Avro schemas under schemas/ (STYLE.md rule 9: nothing restates a schema by hand).
+// Generates TypeScript types from the Avro schemas under schemas/ (`docs/conventions.md`: nothing restates a schema by hand).
 //   libs/model/src/generated/aspects.ts   aspect records in Pegasus JSON form (what clients send and what is stored)
 //   libs/events/src/generated/records.ts  log records in avsc's JavaScript form (what the serde encodes and decodes)
 // Run by `npm run generate` (postinstall, prebuild). Output is deterministic and is written only when it changes.

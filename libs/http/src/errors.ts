@@ -1,7 +1,7 @@
 import { StrataError, type ErrorCode } from '@strata/model';
 
 /**
- * The error-body families of the public interface: Rest.li and OpenAPI (DESIGN.md §7), and Confluent's schema
+ * The error-body families of the public interface: Rest.li and OpenAPI (`docs/http-interface.md`), and Confluent's schema
  * registry, whose clients read `error_code`.
  */
 export type EndpointFamily = 'restli' | 'openapi' | 'schema-registry';

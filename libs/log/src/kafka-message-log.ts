@@ -80,7 +80,7 @@ export interface KafkaMessageLogOptions {
 }
 
 /**
- * The message log on Kafka (kafkajs), for distributed mode (DESIGN.md §5).
+ * The message log on Kafka (kafkajs), for distributed mode (`docs/architecture.md`).
  *
  * - `publish`: one producer per log, connected on first use, `acks: -1` (all in-sync replicas), the records of one
  *   call sent in one `sendBatch`, grouped per topic in call order, so that records of one key keep their order; a call

@@ -1,5 +1,5 @@
 /**
- * Schema changes are additive (STYLE.md rule 9, schemas/README.md): today's schemas must read everything written with
+ * Schema changes are additive (`docs/conventions.md`, `schemas/README.md`): today's schemas must read everything written with
  * any earlier committed version of them. For every commit that touched `schemas/`, every named type present then and
  * now is checked with Avro schema resolution (reader = today, writer = then): a new field needs a default, an enum
  * keeps its symbols, a type changes only by promotion. The history comes from git, so no baseline is kept by hand.

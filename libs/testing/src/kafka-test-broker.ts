@@ -37,7 +37,7 @@ const missingKcat =
 const stopGraceMs = 2000;
 
 /**
- * Starts a Kafka-protocol broker on loopback (DESIGN.md §10): `kcat -b 127.0.0.1:1 -C -X test.mock.num.brokers=1 -t
+ * Starts a Kafka-protocol broker on loopback (`docs/architecture.md`, tests): `kcat -b 127.0.0.1:1 -C -X test.mock.num.brokers=1 -t
  * <topic> -d mock`. With `test.mock.num.brokers` set, librdkafka ignores the given bootstrap address, starts an
  * in-process mock cluster and logs its real address (`bootstrap.servers=127.0.0.1:PORT`); this reads it from the log
  * and resolves once the port accepts connections.

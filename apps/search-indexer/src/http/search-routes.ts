@@ -20,7 +20,7 @@ const pageNumber = (name: string) =>
 const pageSize = (name: string) =>
   pageNumber(name).max(MAX_PAGE_SIZE, `Result count exceeds limit of ${MAX_PAGE_SIZE}`);
 
-/** DataHub's `Criterion`: `value` (the spec's) or `values` (current DataHub's), `condition` EQUAL by default. */
+/** DataHub's `Criterion`: `value` (its older form) or `values` (current DataHub's), `condition` EQUAL by default. */
 const criterionSchema = z
   .object({
     field: z.string().min(1),
