@@ -43,6 +43,7 @@ export function composeGateway(
     readModels: peers.readModels,
     instanceId: () => settings.GATEWAY_INSTANCE_ID ?? `${hostname()}-${context.port()}`,
     logger: context.logger.child({ component: 'gateway' }),
+    scheduler: context.scheduler,
     asyncIngestByDefault: settings.ASYNC_INGEST_DEFAULT,
     outcomeTimeoutMs: settings.INGEST_TIMEOUT_MS,
     maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,

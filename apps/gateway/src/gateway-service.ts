@@ -3,6 +3,7 @@ import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
 import type { AnyRoute } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
+import type { Scheduler } from '@strata/timing';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
@@ -23,6 +24,8 @@ export interface GatewayServiceOptions {
    */
   readonly instanceId: () => string;
   readonly logger: { warn(details: object, message: string): void };
+  /** The timers of the waits for outcomes and acknowledgements. */
+  readonly scheduler: Scheduler;
   readonly asyncIngestByDefault: boolean;
   readonly outcomeTimeoutMs: number;
   readonly maxAspectBytes: number;
@@ -81,6 +84,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         topic: options.topics.metadataChangeProposalOutcome,
         acknowledgementTopic: options.topics.metadataIndexAcknowledgement,
         groupId: outcomeGroupOf(options.instanceId()),
+        scheduler: options.scheduler,
         onUndecodable: (error) => {
           options.logger.warn({ err: error }, 'skipped an undecodable outcome record');
         },

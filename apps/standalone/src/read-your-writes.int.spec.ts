@@ -90,6 +90,7 @@ async function deploy(options: { indexerRegistry?: EntityRegistry; withIndexer: 
     readModels: behind.flatMap((service) => service.readModels),
     instanceId: () => 'read-your-writes-test',
     logger: quiet,
+    scheduler: systemScheduler,
     asyncIngestByDefault: false,
     // Longer than jest's test timeout: a request that waited for it would fail the test rather than answer.
     outcomeTimeoutMs: 60_000,

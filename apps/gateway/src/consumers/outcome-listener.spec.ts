@@ -12,6 +12,7 @@ import { SqliteMessageLog } from '@strata/log';
 import { TimeoutError } from '@strata/model';
 import { readSchemas } from '@strata/schemas';
 
+import { FakeScheduler } from '@strata/timing/testing';
 import { OutcomeListener } from './outcome-listener';
 
 const topic = 'MetadataChangeProposalOutcome_v1';
@@ -55,6 +56,7 @@ describe('OutcomeListener', () => {
   let listener: OutcomeListener;
   let undecodable: unknown[];
   let deliveryErrors: unknown[];
+  let scheduler: FakeScheduler;
 
   beforeEach(() => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-outcome-listener-'));
@@ -70,6 +72,7 @@ describe('OutcomeListener', () => {
       topic,
       acknowledgementTopic,
       groupId: 'gateway-test',
+      scheduler: (scheduler = new FakeScheduler()),
       onUndecodable: (error) => undecodable.push(error),
     });
   });
@@ -167,7 +170,11 @@ describe('OutcomeListener', () => {
       await listener.start();
       const indexing = listener.expectIndexing(['r-slow']);
 
-      const error = await indexing.wait(new Map([['r-slow', ['search']]]), 50, 'http-request').then(
+      const waiting = track(indexing.wait(new Map([['r-slow', ['search']]]), 50, 'http-request'));
+      await scheduler.advance(49);
+      expect(waiting.settled()).toBe(false);
+      await scheduler.advance(1);
+      const error = await waiting.promise.then(
         () => undefined,
         (caught: unknown) => caught,
       );
@@ -235,6 +242,7 @@ describe('OutcomeListener', () => {
     await listener.start();
 
     const waiting = listener.expect(['r-late/0', 'r-late/1'], 50, 'r-late');
+    await scheduler.advance(50);
 
     const error = await waiting.then(
       () => undefined,

@@ -9,6 +9,7 @@
  * Undecodable records are skipped with a warning — they cannot belong to a waiting request.
  */
 import { TimeoutError } from '@strata/model';
+import type { Scheduler } from '@strata/timing';
 import type { EventSerde, MetadataChangeProposalOutcome, MetadataIndexAcknowledgement } from '@strata/events';
 import type { LogRecord, MessageLog, Subscription } from '@strata/log';
 
@@ -20,6 +21,8 @@ export interface OutcomeListenerOptions {
   readonly acknowledgementTopic: string;
   /** This gateway instance's consumer group. */
   readonly groupId: string;
+  /** The timers the waits' deadlines run on. */
+  readonly scheduler: Scheduler;
   readonly onUndecodable: (error: unknown) => void;
 }
 
@@ -101,18 +104,15 @@ export class OutcomeListener {
           this.waiters.set(requestId, { resolve });
         }),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        reject(
-          new TimeoutError(
-            `The write was accepted (request id ${requestId}) but its outcome did not arrive within ${timeoutMs} ms; it may still apply`,
-          ),
-        );
-      }, timeoutMs);
-    });
-    return Promise.race([Promise.all(outcomes), timeout]).finally(() => {
-      clearTimeout(timer);
+    const timeout = this.deadline(
+      timeoutMs,
+      () =>
+        new TimeoutError(
+          `The write was accepted (request id ${requestId}) but its outcome did not arrive within ${timeoutMs} ms; it may still apply`,
+        ),
+    );
+    return Promise.race([Promise.all(outcomes), timeout.expired]).finally(() => {
+      timeout.cancel();
       for (const requestId of requestIds) this.waiters.delete(requestId);
     });
   }
@@ -139,16 +139,13 @@ export class OutcomeListener {
       });
     return {
       wait: async (required, timeoutMs, requestId) => {
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => {
-            reject(
-              new TimeoutError(
-                `The write was applied (request id ${requestId}) but was not indexed within ${timeoutMs} ms; it will show in search once the indexers catch up`,
-              ),
-            );
-          }, timeoutMs);
-        });
+        const timeout = this.deadline(
+          timeoutMs,
+          () =>
+            new TimeoutError(
+              `The write was applied (request id ${requestId}) but was not indexed within ${timeoutMs} ms; it will show in search once the indexers catch up`,
+            ),
+        );
         try {
           while (missing(required)) {
             const acknowledged = new Promise<void>((resolve) => {
@@ -157,10 +154,10 @@ export class OutcomeListener {
                 if (waiter !== undefined) waiter.wake = resolve;
               }
             });
-            await Promise.race([acknowledged, timeout]);
+            await Promise.race([acknowledged, timeout.expired]);
           }
         } finally {
-          clearTimeout(timer);
+          timeout.cancel();
           forget();
         }
         const skipped: SkippedIndexing[] = [];
@@ -175,6 +172,22 @@ export class OutcomeListener {
         return skipped;
       },
       cancel: forget,
+    };
+  }
+
+  /** A promise that rejects with `error()` once `ms` have passed on the scheduler, unless cancelled first. */
+  private deadline(ms: number, error: () => Error): { expired: Promise<never>; cancel: () => void } {
+    const cancelled = new AbortController();
+    const expired = this.options.scheduler.sleep(ms, cancelled.signal).then(() => {
+      throw cancelled.signal.aborted ? new Error('cancelled') : error();
+    });
+    // A cancelled deadline rejects too; nobody awaits it then.
+    expired.catch(() => undefined);
+    return {
+      expired,
+      cancel: () => {
+        cancelled.abort();
+      },
     };
   }
 
