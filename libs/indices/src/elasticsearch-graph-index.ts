@@ -1,4 +1,4 @@
-import { Client, errors, type estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { ValidationError } from '@strata/model';
 
 import {
@@ -14,7 +14,7 @@ import {
   parsePairKey,
   type EdgeSource,
 } from './elasticsearch-graph-mappings';
-import type { ElasticsearchConnection } from './elasticsearch-search-index';
+import { clientOf, ensureIndex, indexPrefixOf, type ElasticsearchConnection } from './elasticsearch-connection';
 import type {
   GraphChange,
   GraphEdge,
@@ -61,7 +61,6 @@ export const EDGE_PAGE_SIZE = 10_000;
 export const DUPLICATE_PAGE_SIZE = 10_000;
 /** Sources per search when reading current edges, bounding the query's boolean clauses. */
 export const SOURCES_PER_SEARCH = 500;
-const INDEX_PREFIX = /^[a-z0-9][a-z0-9._-]*$/;
 
 /**
  * The scale graph index: Elasticsearch, DataHub's `graph_service_v1` index laid out as `elasticsearch-graph-mappings.ts`
@@ -110,14 +109,11 @@ export class ElasticsearchGraphIndex implements GraphIndex {
 
   /** Builds the handle without contacting the cluster; {@link open} also creates the index. */
   constructor(options: ElasticsearchGraphIndexOptions) {
-    const prefix = (options.indexPrefix ?? '').toLowerCase();
-    if (prefix !== '' && !INDEX_PREFIX.test(prefix)) {
-      throw new Error(`Invalid Elasticsearch index prefix "${options.indexPrefix ?? ''}"`);
-    }
-    this.indexName = graphIndexName(prefix);
+    this.indexName = graphIndexName(indexPrefixOf(options.indexPrefix));
     this.refresh = options.refresh ?? 'wait_for';
-    this.ownsClient = options.client === undefined;
-    this.client = options.client ?? new Client({ node: options.node });
+    const { client, owned } = clientOf(options);
+    this.client = client;
+    this.ownsClient = owned;
   }
 
   /** Opens the index: builds the handle, then {@link ensureIndex}. Closes what it built if that fails. */
@@ -138,17 +134,7 @@ export class ElasticsearchGraphIndex implements GraphIndex {
    */
   async ensureIndex(): Promise<void> {
     this.assertOpen();
-    const index = this.indexName;
-    const { settings, mappings } = graphIndexDefinition();
-    if (!(await this.client.indices.exists({ index }))) {
-      try {
-        await this.client.indices.create({ index, settings, mappings });
-        return;
-      } catch (error) {
-        if (errorType(error) !== 'resource_already_exists_exception') throw error;
-      }
-    }
-    await this.client.indices.putMapping({ index, ...mappings });
+    await ensureIndex(this.client, this.indexName, graphIndexDefinition());
   }
 
   replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void> {
@@ -443,13 +429,4 @@ function isNonNegativeInteger(value: number): boolean {
 function totalHits(total: number | estypes.SearchTotalHits | undefined): number {
   if (total === undefined) return 0;
   return typeof total === 'number' ? total : total.value;
-}
-
-function errorType(error: unknown): string | undefined {
-  if (!(error instanceof errors.ResponseError)) return undefined;
-  const body: unknown = error.body;
-  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
-  const cause: unknown = body.error;
-  if (typeof cause !== 'object' || cause === null || !('type' in cause)) return undefined;
-  return typeof cause.type === 'string' ? cause.type : undefined;
 }

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Client, errors, type DiagnosticResult } from '@elastic/elasticsearch';
-import Mock from '@elastic/elasticsearch-mock';
+import { Client } from '@elastic/elasticsearch';
 import { ValidationError } from '@strata/model';
+
+import {
+  mockCluster,
+  responseError,
+  type Body,
+  type RecordedRequest,
+  type Responder,
+} from './elasticsearch-cluster.fake';
 import { testEntityRegistry } from '@strata/model/testing';
 
 import { searchIndexName } from './elasticsearch-mappings';
@@ -50,36 +57,6 @@ if (elasticsearchUrl !== undefined && elasticsearchUrl !== '') {
 }
 
 // --- Offline: the requests the adapter sends and how it reads the answers ---------------------------------------------
-
-/** A request body as the mock parsed it: JSON, read freely by the assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON that the tests walk into
-type Body = any;
-
-interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly querystring: Record<string, string>;
-  readonly body: Body;
-}
-
-type Responder = (request: RecordedRequest) => unknown;
-
-/** A client whose every request is recorded and answered by `respond`. */
-function mockCluster(respond: Responder): { client: Client; requests: RecordedRequest[] } {
-  const mock = new Mock();
-  const requests: RecordedRequest[] = [];
-  mock.add({ method: ['GET', 'POST', 'PUT', 'DELETE', 'HEAD'], path: '/*' }, (params) => {
-    const request = params as unknown as RecordedRequest;
-    requests.push(request);
-    return respond(request) as Record<string, unknown>;
-  });
-  const client = new Client({ node: 'http://localhost:9200', Connection: mock.getConnection() });
-  return { client, requests };
-}
-
-function responseError(statusCode: number, body: unknown): errors.ResponseError {
-  return new errors.ResponseError({ body, statusCode, headers: {}, warnings: null } as unknown as DiagnosticResult);
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,5 +1,7 @@
-import { Client, errors, type estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { ValidationError } from '@strata/model';
+
+import { clientOf, ensureIndex, indexPrefixOf, type ElasticsearchConnection } from './elasticsearch-connection';
 
 import {
   documentId,
@@ -48,13 +50,6 @@ export type ElasticsearchSearchIndexOptions = ElasticsearchConnection & {
   readonly refresh?: boolean | 'wait_for';
 };
 
-/**
- * Where the cluster is: `node`, its URL (`ELASTICSEARCH_URL`), for a client the index builds and closes itself; or
- * `client`, one the composition root shares and closes.
- */
-export type ElasticsearchConnection =
-  { readonly node: string; readonly client?: undefined } | { readonly client: Client; readonly node?: undefined };
-
 /** What the adapter reads back of a document's `_source`. */
 interface StoredSource {
   readonly urn?: string;
@@ -69,7 +64,6 @@ interface TermsAggregate {
   }[];
 }
 
-const INDEX_PREFIX = /^[a-z0-9][a-z0-9._-]*$/;
 const URN_ENTITY_TYPE = /^urn:li:([A-Za-z0-9_]+):/;
 
 /**
@@ -105,10 +99,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   /** Builds the handle without contacting the cluster; {@link open} also creates the indices. */
   constructor(options: ElasticsearchSearchIndexOptions) {
-    const prefix = (options.indexPrefix ?? '').toLowerCase();
-    if (prefix !== '' && !INDEX_PREFIX.test(prefix)) {
-      throw new Error(`Invalid Elasticsearch index prefix "${options.indexPrefix ?? ''}"`);
-    }
+    const prefix = indexPrefixOf(options.indexPrefix);
     for (const entity of options.schema.entities()) {
       if (entity.field(STRATA_OBJECT) !== undefined) {
         throw new Error(`The search field ${STRATA_OBJECT} of ${entity.entityType} collides with the adapter's own`);
@@ -117,8 +108,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     this.schema = options.schema;
     this.indexPrefix = prefix;
     this.refresh = options.refresh ?? 'wait_for';
-    this.ownsClient = options.client === undefined;
-    this.client = options.client ?? new Client({ node: options.node });
+    const { client, owned } = clientOf(options);
+    this.client = client;
+    this.ownsClient = owned;
   }
 
   /** Opens the index: builds the handle, then {@link ensureIndices}. Closes what it built if that fails. */
@@ -141,19 +133,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   async ensureIndices(): Promise<void> {
     this.assertOpen();
     await Promise.all(
-      this.schema.entities().map(async (entity) => {
-        const index = this.indexName(entity.entityType);
-        const { settings, mappings } = searchIndexDefinition(entity);
-        if (!(await this.client.indices.exists({ index }))) {
-          try {
-            await this.client.indices.create({ index, settings, mappings });
-            return;
-          } catch (error) {
-            if (errorType(error) !== 'resource_already_exists_exception') throw error;
-          }
-        }
-        await this.client.indices.putMapping({ index, ...mappings });
-      }),
+      this.schema
+        .entities()
+        .map((entity) => ensureIndex(this.client, this.indexName(entity.entityType), searchIndexDefinition(entity))),
     );
   }
 
@@ -344,13 +326,4 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 function totalHits(total: number | estypes.SearchTotalHits | undefined): number {
   if (total === undefined) return 0;
   return typeof total === 'number' ? total : total.value;
-}
-
-function errorType(error: unknown): string | undefined {
-  if (!(error instanceof errors.ResponseError)) return undefined;
-  const body: unknown = error.body;
-  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
-  const cause: unknown = body.error;
-  if (typeof cause !== 'object' || cause === null || !('type' in cause)) return undefined;
-  return typeof cause.type === 'string' ? cause.type : undefined;
 }

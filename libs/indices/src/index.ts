@@ -48,5 +48,6 @@ export { documentFields, MAX_PAGE_SIZE } from './search-documents';
 export { SqliteSearchIndex } from './sqlite-search-index';
 export type { SqliteSearchIndexOptions } from './sqlite-search-index';
 export { ElasticsearchSearchIndex } from './elasticsearch-search-index';
-export type { ElasticsearchConnection, ElasticsearchSearchIndexOptions } from './elasticsearch-search-index';
+export type { ElasticsearchSearchIndexOptions } from './elasticsearch-search-index';
+export type { ElasticsearchConnection } from './elasticsearch-connection';
 export { searchIndexName } from './elasticsearch-mappings';

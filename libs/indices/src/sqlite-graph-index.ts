@@ -9,6 +9,7 @@ import type {
   RelationshipPage,
   RelationshipQuery,
 } from './graph-index';
+import { SteppedWrites } from './stepped-writes';
 
 /** Options of {@link SqliteGraphIndex}. */
 export interface SqliteGraphIndexOptions {
@@ -34,8 +35,8 @@ export interface SqliteGraphIndexOptions {
 export class SqliteGraphIndex implements GraphIndex {
   private readonly db: Database.Database;
   private readonly statements;
-  /** The writes in progress, one after the other; reads start once they are done. */
-  private writes: Promise<void> = Promise.resolve();
+  /** Writes one after the other, in steps; reads wait for the write in progress. */
+  private readonly writes: SteppedWrites;
   private readonly queryTransaction;
 
   constructor(options: SqliteGraphIndexOptions) {
@@ -62,6 +63,7 @@ export class SqliteGraphIndex implements GraphIndex {
       throw error;
     }
     this.db = db;
+    this.writes = new SteppedWrites(db);
 
     // Parameters of both directions' queries: urn, number of types (0 = all), types as a JSON array.
     const typeFilter = '(? = 0 OR type IN (SELECT value FROM json_each(?)))';
@@ -113,51 +115,35 @@ export class SqliteGraphIndex implements GraphIndex {
 
   apply(changes: readonly GraphChange[]): Promise<void> {
     if (changes.length === 0) return this.afterWrites(() => undefined);
-    const applied = this.writes.then(() => this.applyInSteps(changes));
-    this.writes = applied.catch(() => undefined);
-    return applied;
+    return this.writes.write(() => this.steps(changes));
   }
 
-  /**
-   * One write transaction, run in steps: between steps (every few milliseconds) the event loop takes other work, so
-   * that an aspect with tens of thousands of edges does not stall the process for the whole of its write. Writes run
-   * one after the other and reads wait for the one in progress, so nothing else uses the connection meanwhile.
-   */
-  private async applyInSteps(changes: readonly GraphChange[]): Promise<void> {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      let stepStarted = performance.now();
-      let written = 0;
-      for (const change of changes) {
-        if (change.kind === 'removeEntity') {
-          this.statements.deleteEntity.run(change.urn, change.urn);
-          continue;
-        }
-        this.statements.deleteAspect.run(change.source, change.aspect);
-        for (const edge of change.edges) {
-          this.statements.insertEdge.run(
-            change.source,
-            change.aspect,
-            edge.type,
-            edge.destination,
-            edge.createdAt ?? null,
-            edge.createdBy ?? null,
-          );
-          if (++written % EDGES_PER_STEP !== 0 || performance.now() - stepStarted < STEP_MS) continue;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          stepStarted = performance.now();
-        }
+  /** The statements of a list of changes, in steps of a few hundred edges (see {@link SteppedWrites}). */
+  private *steps(changes: readonly GraphChange[]): Generator<void, void, undefined> {
+    let written = 0;
+    for (const change of changes) {
+      if (change.kind === 'removeEntity') {
+        this.statements.deleteEntity.run(change.urn, change.urn);
+        continue;
       }
-      this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
+      this.statements.deleteAspect.run(change.source, change.aspect);
+      for (const edge of change.edges) {
+        this.statements.insertEdge.run(
+          change.source,
+          change.aspect,
+          edge.type,
+          edge.destination,
+          edge.createdAt ?? null,
+          edge.createdBy ?? null,
+        );
+        if (++written % EDGES_PER_STEP === 0) yield;
+      }
     }
   }
 
-  /** Runs a read once the writes in progress have committed (see {@link applyInSteps}). */
+  /** Runs a read once the writes in progress have committed. */
   private afterWrites<T>(read: () => T): Promise<T> {
-    return this.writes.then(read);
+    return this.writes.afterWrites(read);
   }
 
   relationships(query: RelationshipQuery): Promise<RelationshipPage> {
@@ -196,8 +182,7 @@ function toRelationship(row: RelationshipRow): Relationship {
   };
 }
 
-/** How long a write runs before it gives the event loop a turn, in milliseconds, and how often it looks. */
-const STEP_MS = 10;
+/** How many edges a write step inserts. */
 const EDGES_PER_STEP = 500;
 
 function isNonNegativeInteger(value: number): boolean {

@@ -21,6 +21,7 @@ import type { EntitySearchSchema, SearchSchema } from './search-schema';
 import { SqliteSearchFacets } from './sqlite-search-facets';
 import { BrowseRowKind, SqliteSearchLayout, toDocument, type DocumentRow, type FtsTable } from './sqlite-search-layout';
 import { runSteps, SqliteSearchRows } from './sqlite-search-rows';
+import { SteppedWrites } from './stepped-writes';
 import { fewestRowsDriver, hitsQuery, visibility, type FoundHits, type PageRow } from './sqlite-search-sql';
 import { TermListReader } from './term-list-reader';
 
@@ -88,8 +89,8 @@ export interface SqliteSearchIndexOptions {
 export class SqliteSearchIndex implements SearchIndex {
   readonly schema: SearchSchema;
   private readonly db: Database.Database;
-  /** The writes in progress, one after the other; reads start once they are done. */
-  private writes: Promise<void> = Promise.resolve();
+  /** Writes one after the other, in steps; reads wait for the write in progress. */
+  private readonly writes: SteppedWrites;
   private readonly statements;
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly layout: SqliteSearchLayout;
@@ -117,6 +118,7 @@ export class SqliteSearchIndex implements SearchIndex {
         globMatches(String(pattern), String(value)) ? 1 : 0,
       );
       this.db = db;
+      this.writes = new SteppedWrites(db);
       this.layout = new SqliteSearchLayout(db, this.schema);
       this.rows = new SqliteSearchRows(db, this.schema, this.layout);
       this.statements = {
@@ -161,40 +163,23 @@ export class SqliteSearchIndex implements SearchIndex {
         return Promise.reject(new ValidationError(`The document of ${urn} is not of entity type ${entityType}`));
       }
     }
-    const written = this.writes.then(() => this.writeInSteps(changes));
-    this.writes = written.catch(() => undefined);
-    return written;
+    return this.writes
+      .write(() => this.writeSteps(changes))
+      .then(() => {
+        this.pages.written(changes);
+      });
   }
 
-  /**
-   * One write transaction, run in steps: between steps (every few milliseconds) the event loop takes other work —
-   * requests, other services of the process — so that a very large document does not stall the process for the whole
-   * of its write. Nothing else uses this connection meanwhile: writes run one after the other, and reads wait for the
-   * write in progress ({@link afterWrites}), so they see it whole or not at all.
-   */
-  private async writeInSteps(changes: readonly DocumentWrite[]): Promise<void> {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      let stepStarted = performance.now();
-      for (const change of changes) {
-        const steps = 'put' in change ? this.rows.putDocument(change.put) : this.rows.removeDocument(change.remove);
-        for (let step = steps.next(); step.done !== true; step = steps.next()) {
-          if (performance.now() - stepStarted < STEP_MS) continue;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          stepStarted = performance.now();
-        }
-      }
-      this.db.exec('COMMIT');
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
+  /** The statements of a write, in steps (see {@link SteppedWrites}). */
+  private *writeSteps(changes: readonly DocumentWrite[]): Generator<void, void, undefined> {
+    for (const change of changes) {
+      yield* 'put' in change ? this.rows.putDocument(change.put) : this.rows.removeDocument(change.remove);
     }
-    this.pages.written(changes);
   }
 
-  /** Runs a read once the writes in progress have committed (see {@link writeInSteps}). */
+  /** Runs a read once the writes in progress have committed (see {@link SteppedWrites}). */
   private afterWrites<T>(read: () => T): Promise<T> {
-    return this.writes.then(read);
+    return this.writes.afterWrites(read);
   }
 
   search(request: SearchRequest): Promise<SearchPage> {
@@ -385,9 +370,6 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly driverOf = (group: readonly Criterion[]): Criterion | undefined =>
     fewestRowsDriver(this.prepared, group);
 }
-
-/** How long a write runs before it gives the event loop a turn, in milliseconds. */
-const STEP_MS = 10;
 
 /** How much of the file reads may map (SQLite's default build allows up to 2 GB). */
 const MMAP_BYTES = 2 ** 31;
