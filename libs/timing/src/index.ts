@@ -4,3 +4,4 @@ export { backoffDelay } from './backoff';
 export type { Backoff } from './backoff';
 export { retry, RetryAbortedError } from './retry';
 export type { RetryOptions } from './retry';
+export { DEFAULT_SLICE_MS, TimeSlice } from './time-slice';
