@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
+import { closeDatabase, openDatabase } from '@strata/sqlite';
 
 import type {
   GraphChange,
@@ -40,11 +41,8 @@ export class SqliteGraphIndex implements GraphIndex {
   private readonly queryTransaction;
 
   constructor(options: SqliteGraphIndexOptions) {
-    const db = new Database(options.path);
+    const db = openDatabase(options.path, { synchronous: 'NORMAL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma(`busy_timeout = ${nonNegativeInteger(options.busyTimeoutMs ?? 5000, 'busyTimeoutMs')}`);
       db.exec(`
         CREATE TABLE IF NOT EXISTS edges (
           source TEXT NOT NULL,
@@ -59,7 +57,7 @@ export class SqliteGraphIndex implements GraphIndex {
         CREATE INDEX IF NOT EXISTS edges_destination_type ON edges (destination, type, source);
       `);
     } catch (error) {
-      db.close();
+      closeDatabase(db);
       throw error;
     }
     this.db = db;
@@ -161,7 +159,7 @@ export class SqliteGraphIndex implements GraphIndex {
 
   close(): Promise<void> {
     return this.afterWrites(() => {
-      if (this.db.open) this.db.close();
+      closeDatabase(this.db);
     });
   }
 }
@@ -189,7 +187,3 @@ function isNonNegativeInteger(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
 
-function nonNegativeInteger(value: number, name: string): number {
-  if (!isNonNegativeInteger(value)) throw new Error(`${name} must be a non-negative integer, got ${value}`);
-  return value;
-}

@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
+import { closeDatabase, openDatabase } from '@strata/sqlite';
 
 import { checkPaging, documentFields, MAX_PAGE_SIZE, normalizeBrowsePath, resolveFilter } from './search-documents';
 import type {
@@ -104,11 +105,8 @@ export class SqliteSearchIndex implements SearchIndex {
   constructor(options: SqliteSearchIndexOptions) {
     this.schema = options.schema;
     this.pages = new SearchPageCache(options.resultCacheEntries ?? 256, () => this.statements.dataVersion.get());
-    const db = new Database(options.path);
+    const db = openDatabase(options.path, { synchronous: 'NORMAL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       // Reads map the file instead of copying pages through SQLite's 2 MB page cache, which a search touching
       // thousands of documents' rows (URNs to order ties by, FTS5 doclists) outgrows: at 100,000 datasets, a filtered
       // search took half the time. SQLite caps the mapping at 2 GB; beyond, it reads as before.
@@ -136,7 +134,7 @@ export class SqliteSearchIndex implements SearchIndex {
         runSteps(this.rows.deriveRows(id, document));
       });
     } catch (error) {
-      db.close();
+      closeDatabase(db);
       throw error;
     }
   }
@@ -306,7 +304,7 @@ export class SqliteSearchIndex implements SearchIndex {
   close(): Promise<void> {
     return this.afterWrites(() => {
       this.pages.clear();
-      if (this.db.open) this.db.close();
+      closeDatabase(this.db);
     });
   }
 

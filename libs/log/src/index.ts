@@ -7,8 +7,6 @@ export type {
   Subscription,
 } from './message-log';
 export { SqliteMessageLog } from './sqlite-message-log';
-export { FileLockedError, lockFile } from './sqlite-file-lock';
-export type { FileLock } from './sqlite-file-lock';
 export type { SqliteMessageLogErrorContext, SqliteMessageLogOptions } from './sqlite-message-log';
 export { KafkaMessageLog } from './kafka-message-log';
 export type {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { closeDatabase, openDatabase } from '@strata/sqlite';
 
 import type { LogRecord, OutgoingRecord } from './message-log';
 
@@ -29,11 +30,8 @@ export class LogTables {
   private readonly resolveTransaction;
 
   constructor(path: string, settings: { busyTimeoutMs: number; synchronous: 'NORMAL' | 'FULL' }) {
-    const db = new Database(path);
+    const db = openDatabase(path, settings);
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${settings.synchronous}`);
-      db.pragma(`busy_timeout = ${nonNegativeInteger(settings.busyTimeoutMs, 'busyTimeoutMs')}`);
       db.exec(`
         CREATE TABLE IF NOT EXISTS log_topic (
           topic TEXT PRIMARY KEY,
@@ -59,7 +57,7 @@ export class LogTables {
         ) WITHOUT ROWID;
       `);
     } catch (error) {
-      db.close();
+      closeDatabase(db);
       throw error;
     }
     this.db = db;
@@ -187,7 +185,7 @@ export class LogTables {
   }
 
   close(): void {
-    this.db.close();
+    closeDatabase(this.db);
   }
 
   private ensureTopic(topic: string, defaultPartitions: number, now: number): number {
@@ -218,7 +216,3 @@ function partitionForKey(key: string, partitions: number): number {
   return (hash >>> 0) % partitions;
 }
 
-function nonNegativeInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
-  return value;
-}

@@ -1,7 +1,7 @@
 import { systemScheduler, type Scheduler } from '@strata/timing';
 import type { MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
 import { createHash } from 'node:crypto';
-import { FileLockedError, lockFile, type FileLock } from './sqlite-file-lock';
+import { FileLockedError, lockFile, type FileLock } from '@strata/sqlite';
 import { LogTables } from './sqlite-log-tables';
 import {
   SqliteSubscription,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FileLockedError, lockFile, type FileLock } from '@strata/log';
+import { FileLockedError, lockFile, type FileLock } from '@strata/sqlite';
 
 /** A held lock; `release` lets another process take it. */
 export type DataDirectoryLock = FileLock;
@@ -21,7 +21,7 @@ export class DataDirectoryLockedError extends Error {
 
 /**
  * Takes `<dataDir>/<service>.lock`, guarding the embedded files a service keeps under `dataDir` (its SQLite store or
- * indices) against a second instance of the same service. The lock (`lockFile` of `@strata/log`) is released by the
+ * indices) against a second instance of the same service. The lock (`lockFile` of `@strata/sqlite`) is released by the
  * operating system when the process ends, however it ends (a SIGKILL included): a restarted service never waits for
  * a stale lock. Services that only share the data directory (and its SQLite log)
  * take different locks and keep working side by side.

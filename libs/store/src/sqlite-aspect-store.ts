@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { closeDatabase, openDatabase } from '@strata/sqlite';
 import { ConflictError } from '@strata/model';
 
 import type {
@@ -52,11 +53,11 @@ export class SqliteAspectStore implements AspectStore {
 
   constructor(options: SqliteAspectStoreOptions) {
     this.now = options.now ?? Date.now;
-    const db = new Database(options.path);
+    const db = openDatabase(options.path, {
+      synchronous: options.synchronous ?? 'FULL',
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    });
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-      db.pragma(`busy_timeout = ${nonNegativeInteger(options.busyTimeoutMs ?? 5000, 'busyTimeoutMs')}`);
       db.exec(`
         CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
           urn TEXT NOT NULL,
@@ -92,7 +93,7 @@ export class SqliteAspectStore implements AspectStore {
         ) WITHOUT ROWID;
       `);
     } catch (error) {
-      db.close();
+      closeDatabase(db);
       throw error;
     }
     this.db = db;
@@ -243,7 +244,7 @@ export class SqliteAspectStore implements AspectStore {
 
   close(): Promise<void> {
     return settle(() => {
-      if (this.db.open) this.db.close();
+      closeDatabase(this.db);
     });
   }
 
@@ -366,11 +367,6 @@ function toStoredTimeseriesValue(row: TimeseriesRow): StoredTimeseriesValue {
     createdOn: row.createdon,
     createdBy: row.createdby,
   };
-}
-
-function nonNegativeInteger(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
-  return value;
 }
 
 /** Runs synchronous database work as a promise, so that a failure rejects instead of throwing at the caller. */
