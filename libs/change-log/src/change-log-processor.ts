@@ -18,7 +18,7 @@
 import type { EntityRegistry } from '@strata/model';
 import { RecordHeader, type EventSerde, type TopicNames } from '@strata/events';
 import type { LogRecord, MessageLog, OutgoingRecord, Subscription } from '@strata/log';
-import { retry, RetryAbortedError, type Backoff, type Scheduler } from '@strata/timing';
+import { retry, RetryAbortedError, TimeSlice, type Backoff, type Scheduler } from '@strata/timing';
 import { decodeChangeLog, type UnapplicableChangeLog } from './change-log-decoder';
 import type { ChangeLogEvent, ChangeLogHook, ChangeLogKind, ReadModel } from './change-log-hook';
 import { ProcessorProgress, type ProcessorProgressReport } from './processor-progress';
@@ -114,8 +114,11 @@ export class ChangeLogProcessor {
     if (kind === undefined) throw new Error(`${this.options.name} does not consume ${first.topic}`);
     const events: ChangeLogEvent[] = [];
     const skipped = new Map<LogRecord, UnapplicableChangeLog>();
+    // Decoding a large aspect takes a while: between records, other work gets a turn once a slice is spent.
+    const slice = new TimeSlice();
     for (const record of records) {
       const decoded = decodeChangeLog(record, kind, this.options.serde, this.options.registry);
+      await slice.pause();
       if ('event' in decoded) {
         events.push(decoded.event);
         continue;
@@ -139,6 +142,8 @@ export class ChangeLogProcessor {
     for (const hook of this.options.hooks) {
       if (!hook.consumes.includes(kind)) continue;
       const mine = hook.accepts === undefined ? events : events.filter((event) => hook.accepts?.(event) === true);
+      // One hook's last step (a commit) and the next hook's first must not share a turn of the event loop.
+      await slice.pause();
       if (mine.length > 0) await this.applyHook(hook, mine);
       this.progressTracker.hookHandled(
         hook.name,

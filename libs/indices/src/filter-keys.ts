@@ -34,14 +34,22 @@ export function presenceKey(field: string): string {
   return `p${hex(field)}`;
 }
 
-/** A document's filter keys: its value keys and presence keys, and {@link EVERY_DOCUMENT_KEY}. */
-export function filterKeys(fields: Readonly<Record<string, readonly FieldValue[]>>): string[] {
+/**
+ * A document's filter keys: its value keys and presence keys, and {@link EVERY_DOCUMENT_KEY}. A generator that yields
+ * after every `valuesPerStep` values, so that a document of very many values can give the event loop turns.
+ */
+export function* filterKeys(
+  fields: Readonly<Record<string, readonly FieldValue[]>>,
+  valuesPerStep: number,
+): Generator<void, string[], undefined> {
   const keys = new Set<string>([EVERY_DOCUMENT_KEY]);
+  let keyed = 0;
   for (const [field, values] of Object.entries(fields)) {
     if (values.length > 0) keys.add(presenceKey(field));
     for (const value of values) {
       const key = valueKey(field, valueText(value));
       if (key !== undefined) keys.add(key);
+      if (++keyed % valuesPerStep === 0) yield;
     }
   }
   return [...keys];

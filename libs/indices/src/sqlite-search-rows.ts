@@ -257,11 +257,11 @@ function* ftsText(
     }
     words.push(values);
   }
-  const keys = filterKeys(fields);
+  const keys = yield* filterKeys(fields, ROWS_PER_STEP);
   yield;
-  return {
-    columns: words.map((values) => values.map((value) => value.join(' ')).join(VALUE_BREAK)),
-    filterKeys: keys.join(' '),
-    terms: termListEntry(words, fts.weights, fts.ranked, keys.length),
-  };
+  const columns = words.map((values) => values.map((value) => value.join(' ')).join(VALUE_BREAK));
+  yield;
+  const terms = termListEntry(words, fts.weights, fts.ranked, keys.length);
+  yield;
+  return { columns, filterKeys: keys.join(' '), terms };
 }

@@ -1,7 +1,5 @@
 import type Database from 'better-sqlite3';
-
-/** How long a write runs before it gives the event loop a turn, in milliseconds. */
-const STEP_MS = 10;
+import { TimeSlice } from '@strata/timing';
 
 /**
  * The writes of one SQLite connection, for an index that must not stall its process: each write is one
@@ -33,11 +31,9 @@ export class SteppedWrites {
   private async run(steps: Generator<void, void, undefined>): Promise<void> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      let stepStarted = performance.now();
+      const slice = new TimeSlice();
       for (let step = steps.next(); step.done !== true; step = steps.next()) {
-        if (performance.now() - stepStarted < STEP_MS) continue;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        stepStarted = performance.now();
+        if (slice.spent) await slice.pause();
       }
       this.db.exec('COMMIT');
     } catch (error) {

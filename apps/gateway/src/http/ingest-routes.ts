@@ -8,6 +8,7 @@ import {
   type ValidatedProposal,
 } from '@strata/model';
 import { defineRoute, type RequestContext, type Route, type RouteResponse } from '@strata/http';
+import { TimeSlice } from '@strata/timing';
 import { proposalsFromSnapshot } from '../domain/snapshot-proposals';
 import type { ProposalSubmitter, SubmitResult } from '../ingest/proposal-submitter';
 
@@ -44,7 +45,11 @@ const EXAMPLE_PROPOSAL = {
   aspect: { value: '{"description": "A sample table"}', contentType: 'application/json' },
 };
 
-/** The write endpoints. Every proposal is validated in full before anything is published. */
+/**
+ * The write endpoints. Every proposal is validated in full before anything is published. Validating and encoding a
+ * large aspect (a few megabytes) takes tens of milliseconds a step: the handlers give the event loop a turn between
+ * steps once they have held it for a slice ({@link TimeSlice}), so that other requests are not held up behind them.
+ */
 export function ingestRoutes(options: IngestRoutesOptions): Route[] {
   const { registry, maxAspectBytes } = options;
   const submit = async (
@@ -74,6 +79,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       example: { body: { proposal: EXAMPLE_PROPOSAL } },
       handle: async ({ body, query, context }) => {
         const proposal = validateProposal(registry, body.proposal, { maxAspectBytes });
+        await new TimeSlice().pause();
         const { wait, headers } = await submit([proposal], context, body.async ?? query.async, query.wait);
         return wait ? { body: { value: 'success' }, headers } : accepted(context);
       },
@@ -99,7 +105,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
         },
       },
       handle: async ({ body, query, context }) => {
-        const proposals = validateAll(body.proposals, (proposal) =>
+        const proposals = await validateAll(body.proposals, (proposal) =>
           validateProposal(registry, proposal, { maxAspectBytes }),
         );
         const { wait, headers } = await submit(proposals, context, body.async ?? query.async, query.wait);
@@ -140,11 +146,12 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
  * Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid.
  * The error takes the class of the first problem (a proposal over the size limit stays a 413).
  */
-function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => T): T[] {
+async function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => T): Promise<T[]> {
   const problems: StrataError[] = [];
   const messages: string[] = [];
   const valid: T[] = [];
-  items.forEach((item, index) => {
+  const slice = new TimeSlice();
+  for (const [index, item] of items.entries()) {
     try {
       valid.push(validate(item));
     } catch (error) {
@@ -152,7 +159,8 @@ function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => 
       problems.push(error);
       messages.push(`proposals[${index}]: ${error.message}`);
     }
-  });
+    await slice.pause();
+  }
   const first = problems[0];
   if (first) throw errorFromCode(first.code, messages.join('\n'));
   return valid;

@@ -7,6 +7,7 @@ import {
   type TopicNames,
 } from '@strata/events';
 import type { MessageLog } from '@strata/log';
+import { TimeSlice } from '@strata/timing';
 import type { OutcomeListener, SkippedIndexing } from '../consumers/outcome-listener';
 
 /** Who submits, and how to correlate what follows. */
@@ -62,17 +63,23 @@ export class ProposalSubmitter {
       proposals.length === 1
         ? [submission.requestId]
         : proposals.map((_proposal, index) => `${submission.requestId}/${index}`);
-    const records = proposals.map((proposal, index) => ({
-      topic: this.options.topics.metadataChangeProposal,
-      key: proposal.urn.toString(),
-      value: this.options.serde.proposal.encode(this.toRecord(proposal)),
-      headers: {
-        [RecordHeader.requestId]: proposalIds[index] ?? submission.requestId,
-        [RecordHeader.actor]: submission.actor,
-        [RecordHeader.traceId]: submission.traceId,
-        ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
-      },
-    }));
+    // Encoding a large aspect takes a while: between proposals, the event loop gets a turn once a slice is spent.
+    const slice = new TimeSlice();
+    const records = [];
+    for (const [index, proposal] of proposals.entries()) {
+      records.push({
+        topic: this.options.topics.metadataChangeProposal,
+        key: proposal.urn.toString(),
+        value: this.options.serde.proposal.encode(this.toRecord(proposal)),
+        headers: {
+          [RecordHeader.requestId]: proposalIds[index] ?? submission.requestId,
+          [RecordHeader.actor]: submission.actor,
+          [RecordHeader.traceId]: submission.traceId,
+          ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
+        },
+      });
+      await slice.pause();
+    }
     const waiting = submission.wait
       ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs, submission.requestId)
       : undefined;

@@ -14,6 +14,10 @@
  *   stops the stream.
  * - A concurrent writer changing an aspect under us (`ConflictError`) makes the batch re-read and decide again; other
  *   errors (store unavailable) reject the batch, which the log redelivers after a backoff.
+ *
+ * Decoding, validating and encoding a large aspect (a few megabytes) takes tens of milliseconds a step; between steps
+ * the processor gives the event loop a turn once it has held it for a slice ({@link TimeSlice}), so that a service
+ * sharing the process (the standalone one) keeps answering.
  */
 import {
   ConflictError,
@@ -26,6 +30,7 @@ import {
 import { RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
 import type { LogRecord } from '@strata/log';
 import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
+import { TimeSlice } from '@strata/timing';
 import { decide, type ChangeLogDraft, type ProposalOutcome } from '../domain/decide';
 import { defaultAspectNames } from '../domain/default-aspects';
 import type { OutboxRelay } from './outbox-relay';
@@ -67,10 +72,12 @@ export class ProposalProcessor {
 
   /** The log's batch handler. Resolves once the batch's effects are durable in the store. */
   async handleBatch(records: readonly LogRecord[]): Promise<void> {
-    const candidates = records.map((record) => this.prepare(record));
+    const slice = new TimeSlice();
+    const candidates: Candidate[] = [];
+    for (const record of records) candidates.push(await this.prepare(record, slice));
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.applyOnce(candidates);
+        await this.applyOnce(candidates, slice);
         break;
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt >= this.maxConflictRetries) throw error;
@@ -79,7 +86,7 @@ export class ProposalProcessor {
     await this.options.relay.flush();
   }
 
-  private prepare(record: LogRecord): Candidate {
+  private async prepare(record: LogRecord, slice: TimeSlice): Promise<Candidate> {
     const requestId = record.headers[RecordHeader.requestId];
     const base = {
       record,
@@ -90,9 +97,11 @@ export class ProposalProcessor {
     let decoded: MetadataChangeProposal | undefined;
     try {
       decoded = this.options.serde.proposal.decodeAny(record.value);
+      await slice.pause();
       const proposal = validateProposal(this.options.registry, toProposalInput(decoded), {
         maxAspectBytes: this.options.maxAspectBytes,
       });
+      await slice.pause();
       return { ...base, decoded, proposal };
     } catch (error) {
       // A record that breaks validation in an unforeseen way is still that record's problem: it is answered and
@@ -108,7 +117,7 @@ export class ProposalProcessor {
   }
 
   /** Reads the state the batch needs, decides every proposal in order, and commits the lot atomically. */
-  private async applyOnce(candidates: readonly Candidate[]): Promise<void> {
+  private async applyOnce(candidates: readonly Candidate[], slice: TimeSlice): Promise<void> {
     const applied = await this.options.store.findApplied(candidates.map((candidate) => candidate.proposalId));
     const pending = candidates.filter((candidate) => !applied.has(candidate.proposalId));
     if (pending.length === 0) return;
@@ -147,6 +156,7 @@ export class ProposalProcessor {
           }),
         );
       }
+      await slice.pause();
     }
     await this.options.store.commit({
       mutations,
