@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
+import { largeAspectScenario, printLargeAspectReport } from './large-aspect-bench';
 import { printSearchReport, searchScenarios } from './search-bench';
 import {
   datasetUrn,
@@ -29,7 +30,7 @@ import {
 } from '@strata/testing';
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
-/** `search` runs only the search scenarios; `ingest` only the ingest and read ones; unset, both. */
+/** `search`, `ingest` (with reads) or `large-aspect` runs only those scenarios; unset, all of them. */
 const only = process.env['BENCH_ONLY'];
 
 interface Figures {
@@ -134,6 +135,12 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (only === 'large-aspect') {
+    const largeAspect = await largeAspectScenario();
+    writeReport({ date: new Date().toISOString(), machine: machine(), largeAspect });
+    printLargeAspectReport(largeAspect);
+    return;
+  }
   const baseline = await startBaseline();
   const strata = await startStandalone().catch((error: unknown) => {
     baseline.process.kill('SIGTERM');
@@ -185,6 +192,7 @@ async function main(): Promise<void> {
 
     const kafka = await kafkaScenarios(compare, ingest(false));
     const strataPeakRssMb = peakRssMegabytes(strata.pid);
+    const largeAspect = only === 'ingest' ? undefined : await largeAspectScenario();
     const search = only === 'ingest' ? undefined : await searchScenarios(baseline.baseUrl);
 
     const report = {
@@ -196,10 +204,12 @@ async function main(): Promise<void> {
       asyncProposalsAccepted: lastAsync - firstAsync + 1,
       strataPeakRssMb,
       kafka,
+      ...(largeAspect === undefined ? {} : { largeAspect }),
       ...(search === undefined ? {} : { search }),
     };
     const file = writeReport(report);
     printTable(comparisons);
+    if (largeAspect !== undefined) printLargeAspectReport(largeAspect);
     if (search !== undefined) printSearchReport(search);
     if ('directProducer' in kafka) {
       const { proposals, seconds, proposalsPerSecond } = kafka.directProducer;
