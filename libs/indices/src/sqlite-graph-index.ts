@@ -12,6 +12,21 @@ import type {
 } from './graph-index';
 import { SteppedWrites } from './stepped-writes';
 
+/** The table of edges and its indexes. */
+const GRAPH_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS edges (
+    source TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    type TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    created_at INTEGER,
+    created_by TEXT,
+    PRIMARY KEY (source, aspect, type, destination)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS edges_source_type ON edges (source, type, destination);
+  CREATE INDEX IF NOT EXISTS edges_destination_type ON edges (destination, type, source);
+`;
+
 /** Options of {@link SqliteGraphIndex}. */
 export interface SqliteGraphIndexOptions {
   /** Database file; several instances may open the same file. `':memory:'` gives an index private to this instance. */
@@ -41,25 +56,11 @@ export class SqliteGraphIndex implements GraphIndex {
   private readonly queryTransaction;
 
   constructor(options: SqliteGraphIndexOptions) {
-    const db = openDatabase(options.path, { synchronous: 'NORMAL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
-    try {
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS edges (
-          source TEXT NOT NULL,
-          aspect TEXT NOT NULL,
-          type TEXT NOT NULL,
-          destination TEXT NOT NULL,
-          created_at INTEGER,
-          created_by TEXT,
-          PRIMARY KEY (source, aspect, type, destination)
-        ) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS edges_source_type ON edges (source, type, destination);
-        CREATE INDEX IF NOT EXISTS edges_destination_type ON edges (destination, type, source);
-      `);
-    } catch (error) {
-      closeDatabase(db);
-      throw error;
-    }
+    const db = openDatabase(options.path, {
+      synchronous: 'NORMAL',
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      schema: GRAPH_SCHEMA,
+    });
     this.db = db;
     this.writes = new SteppedWrites(db);
 
@@ -186,4 +187,3 @@ const EDGES_PER_STEP = 500;
 function isNonNegativeInteger(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
-

@@ -3,6 +3,32 @@ import { closeDatabase, openDatabase } from '@strata/sqlite';
 
 import type { LogRecord, OutgoingRecord } from './message-log';
 
+/** The tables of the log file. */
+const LOG_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS log_topic (
+    topic TEXT PRIMARY KEY,
+    partitions INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS log_record (
+    topic TEXT NOT NULL,
+    "partition" INTEGER NOT NULL,
+    "offset" INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value BLOB NOT NULL,
+    headers TEXT NOT NULL,
+    timestamp INTEGER NOT NULL,
+    UNIQUE (topic, "partition", "offset")
+  );
+  CREATE TABLE IF NOT EXISTS log_group_position (
+    group_id TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    "partition" INTEGER NOT NULL,
+    next_offset INTEGER NOT NULL,
+    PRIMARY KEY (group_id, topic, "partition")
+  ) WITHOUT ROWID;
+`;
+
 /** A group's position in one partition: the offset of the next record to deliver. */
 export interface PartitionPosition {
   readonly topic: string;
@@ -30,36 +56,7 @@ export class LogTables {
   private readonly resolveTransaction;
 
   constructor(path: string, settings: { busyTimeoutMs: number; synchronous: 'NORMAL' | 'FULL' }) {
-    const db = openDatabase(path, settings);
-    try {
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS log_topic (
-          topic TEXT PRIMARY KEY,
-          partitions INTEGER NOT NULL,
-          created_at INTEGER NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS log_record (
-          topic TEXT NOT NULL,
-          "partition" INTEGER NOT NULL,
-          "offset" INTEGER NOT NULL,
-          key TEXT NOT NULL,
-          value BLOB NOT NULL,
-          headers TEXT NOT NULL,
-          timestamp INTEGER NOT NULL,
-          UNIQUE (topic, "partition", "offset")
-        );
-        CREATE TABLE IF NOT EXISTS log_group_position (
-          group_id TEXT NOT NULL,
-          topic TEXT NOT NULL,
-          "partition" INTEGER NOT NULL,
-          next_offset INTEGER NOT NULL,
-          PRIMARY KEY (group_id, topic, "partition")
-        ) WITHOUT ROWID;
-      `);
-    } catch (error) {
-      closeDatabase(db);
-      throw error;
-    }
+    const db = openDatabase(path, { ...settings, schema: LOG_SCHEMA });
     this.db = db;
     this.statements = {
       selectPartitions: db.prepare<[string], { partitions: number }>(
@@ -215,4 +212,3 @@ function partitionForKey(key: string, partitions: number): number {
   }
   return (hash >>> 0) % partitions;
 }
-

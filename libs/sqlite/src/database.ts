@@ -9,6 +9,8 @@ export interface DatabaseOptions {
   readonly synchronous: 'NORMAL' | 'FULL';
   /** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY, in milliseconds. */
   readonly busyTimeoutMs: number;
+  /** SQL run once the file is open, typically `CREATE TABLE IF NOT EXISTS …`; if it fails, the file is closed. */
+  readonly schema?: string;
 }
 
 /** The one worker thread of this process that checkpoints every database opened here. */
@@ -28,6 +30,7 @@ export function openDatabase(path: string, options: DatabaseOptions): Database.D
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous}`);
     db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    if (options.schema !== undefined) db.exec(options.schema);
     checkpoints.watch(db);
   } catch (error) {
     closeDatabase(db);

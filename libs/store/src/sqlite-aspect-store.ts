@@ -15,6 +15,42 @@ import type {
   StoredTimeseriesValue,
 } from './aspect-store';
 
+/** The tables of the store file. */
+const STORE_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    metadata TEXT NOT NULL,
+    systemmetadata TEXT NOT NULL,
+    createdon INTEGER NOT NULL,
+    createdby TEXT NOT NULL,
+    PRIMARY KEY (urn, aspect, version)
+  );
+  CREATE TABLE IF NOT EXISTS timeseries_aspect (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    timestampmillis INTEGER NOT NULL,
+    metadata TEXT NOT NULL,
+    systemmetadata TEXT NOT NULL,
+    createdon INTEGER NOT NULL,
+    createdby TEXT NOT NULL,
+    PRIMARY KEY (urn, aspect, timestampmillis)
+  );
+  CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value BLOB NOT NULL,
+    headers TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS applied_proposal (
+    id TEXT PRIMARY KEY,
+    appliedat INTEGER NOT NULL
+  ) WITHOUT ROWID;
+`;
+
 /** Options of {@link SqliteAspectStore}. */
 export interface SqliteAspectStoreOptions {
   /**
@@ -56,46 +92,8 @@ export class SqliteAspectStore implements AspectStore {
     const db = openDatabase(options.path, {
       synchronous: options.synchronous ?? 'FULL',
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      schema: STORE_SCHEMA,
     });
-    try {
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
-          urn TEXT NOT NULL,
-          aspect TEXT NOT NULL,
-          version INTEGER NOT NULL,
-          ordinal INTEGER NOT NULL,
-          metadata TEXT NOT NULL,
-          systemmetadata TEXT NOT NULL,
-          createdon INTEGER NOT NULL,
-          createdby TEXT NOT NULL,
-          PRIMARY KEY (urn, aspect, version)
-        );
-        CREATE TABLE IF NOT EXISTS timeseries_aspect (
-          urn TEXT NOT NULL,
-          aspect TEXT NOT NULL,
-          timestampmillis INTEGER NOT NULL,
-          metadata TEXT NOT NULL,
-          systemmetadata TEXT NOT NULL,
-          createdon INTEGER NOT NULL,
-          createdby TEXT NOT NULL,
-          PRIMARY KEY (urn, aspect, timestampmillis)
-        );
-        CREATE TABLE IF NOT EXISTS outbox (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          topic TEXT NOT NULL,
-          key TEXT NOT NULL,
-          value BLOB NOT NULL,
-          headers TEXT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS applied_proposal (
-          id TEXT PRIMARY KEY,
-          appliedat INTEGER NOT NULL
-        ) WITHOUT ROWID;
-      `);
-    } catch (error) {
-      closeDatabase(db);
-      throw error;
-    }
     this.db = db;
 
     const aspectColumns = 'urn, aspect, ordinal AS version, metadata, systemmetadata, createdon, createdby';
