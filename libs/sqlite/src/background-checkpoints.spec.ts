@@ -145,6 +145,28 @@ describe('background checkpoints', () => {
     }
   });
 
+  it('opens a file with its schema, and refuses one whose schema fails, leaving nothing open', () => {
+    const path = freshPath();
+    const db = openDatabase(path, {
+      synchronous: 'FULL',
+      busyTimeoutMs: 0,
+      schema: 'CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY)',
+    });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    closeDatabase(db);
+    closeDatabase(db);
+    expect(() => openDatabase(path, { synchronous: 'NORMAL', busyTimeoutMs: 0, schema: 'NOT SQL' })).toThrow(
+      /syntax error|incomplete input/,
+    );
+    // Nothing holds the file: an exclusive lock on it is granted at once.
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    expect(() => other.exec('BEGIN EXCLUSIVE; COMMIT')).not.toThrow();
+    other.close();
+    expect(() => openDatabase(path, { synchronous: 'NORMAL', busyTimeoutMs: -1 })).toThrow(/busyTimeoutMs/);
+  });
+
   it('leaves in-memory databases alone', () => {
     const checkpoints = new BackgroundCheckpoints();
     const db = new Database(':memory:');
