@@ -81,9 +81,13 @@ async function expectNothingWritten(urn: string): Promise<void> {
   if (key.status !== 404) throw new Error(`a rejected write stored the key aspect of ${urn}`);
 }
 
+/** A failure's seed, to replay it: `STRATA_FUZZ_SEED=<seed> npx jest e2e/hostile-input`. */
+const replaySeed = process.env['STRATA_FUZZ_SEED'] === undefined ? undefined : Number(process.env['STRATA_FUZZ_SEED']);
+
 /** Runs a property for at most `seconds`, counting its cases; fails with fast-check's report. */
 async function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, seconds = 8) {
   const details = await fc.check(fc.asyncProperty(arbitrary, check), {
+    ...(replaySeed === undefined ? {} : { seed: replaySeed }),
     numRuns: 5_000,
     interruptAfterTimeLimit: seconds * 1_000,
     markInterruptAsFailure: false,

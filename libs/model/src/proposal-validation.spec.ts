@@ -150,7 +150,7 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
     expect(error.message).toMatch(/origin: "PRODUCTION" is not one of/);
   });
 
-  it.each(['PATCH', 'RESTATE', 'MERGE', 'upsert'])(
+  it.each(['PATCH', 'RESTATE', 'MERGE', 'upsert', '__proto__', 'constructor', 'toString'])(
     'given changeType %s, when validated, then it is not supported',
     (changeType) => {
       expect(rejection(proposal({ changeType }))).toEqual(

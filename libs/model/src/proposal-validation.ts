@@ -34,13 +34,14 @@ export const DEFAULT_MAX_ASPECT_BYTES = 16_000_000;
 export const MAX_JSON_NESTING_DEPTH = 1000;
 
 const ACCEPTED_CHANGE_TYPES = 'UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE';
-const CHANGE_TYPES: Readonly<Record<string, ProposalChangeType>> = {
-  UPSERT: 'UPSERT',
-  UPDATE: 'UPSERT',
-  CREATE: 'CREATE',
-  CREATE_ENTITY: 'CREATE_ENTITY',
-  DELETE: 'DELETE',
-};
+/** A Map, not an object literal: the change type is caller input, and `__proto__` must not find Object's prototype. */
+const CHANGE_TYPES: ReadonlyMap<string, ProposalChangeType> = new Map([
+  ['UPSERT', 'UPSERT'],
+  ['UPDATE', 'UPSERT'],
+  ['CREATE', 'CREATE'],
+  ['CREATE_ENTITY', 'CREATE_ENTITY'],
+  ['DELETE', 'DELETE'],
+]);
 const SYSTEM_METADATA_STRINGS = ['runId', 'lastRunId', 'pipelineName', 'registryName', 'registryVersion', 'version'];
 /** Fields of `schemas/events/SystemMetadata.avsc` typed `long`; it has no `int` field. */
 const SYSTEM_METADATA_LONGS = ['lastObserved'];
@@ -98,7 +99,7 @@ export function validateProposal(
   const rawChangeType = input['changeType'];
   if (rawChangeType === undefined || rawChangeType === null)
     throw new ValidationError('Proposal field changeType is required');
-  const changeType = typeof rawChangeType === 'string' ? CHANGE_TYPES[rawChangeType] : undefined;
+  const changeType = typeof rawChangeType === 'string' ? CHANGE_TYPES.get(rawChangeType) : undefined;
   if (changeType === undefined) {
     const shown = typeof rawChangeType === 'string' ? rawChangeType : JSON.stringify(rawChangeType);
     throw new ValidationError(`ChangeType ${shown} not supported: expected one of ${ACCEPTED_CHANGE_TYPES}`);
