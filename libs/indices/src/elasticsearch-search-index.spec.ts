@@ -231,12 +231,12 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
             'platform',
             'id',
             'origin',
+            'removed',
             'description',
             'hasDescription',
             'createdAt',
             'tags',
             'hasTags',
-            'removed',
             'browsePaths',
           ],
           words: {

@@ -49,6 +49,13 @@ const FORMS = {
       type: ['null', { type: 'array', items: 'test.Owner' }],
       default: null,
       Relationship: { '/*/owner': { name: 'OwnedBy', entityTypes: ['corpuser', 'corpGroup'] } },
+      UrnValidation: { '/*/owner': { entityTypes: ['corpuser', 'corpGroup'] } },
+    },
+    {
+      name: 'related',
+      type: ['null', { type: 'string', java: { class: 'com.linkedin.common.urn.Urn' } }],
+      default: null,
+      Relationship: { name: 'RelatedTo', entityTypes: ['dataset'] },
     },
     { name: 'arrayOfUnions', type: ['null', { type: 'array', items: ['string', 'test.B'] }], default: null },
   ],
@@ -252,10 +259,17 @@ describe('validateAspectValue: URNs', () => {
     ]);
   });
 
-  it('given a relationship restricted to corpuser and corpGroup, when an mlModel owns, then it is rejected', () => {
+  it('given an UrnValidation restricted to corpuser and corpGroup, when an mlModel owns, then it is rejected', () => {
     expect(
       problemsOf({ required: 'r', owners: [{ owner: 'urn:li:corpuser:a' }, { owner: 'urn:li:mlModel:x' }] }),
     ).toEqual(['/owners/1/owner: "urn:li:mlModel:x" is not a corpuser or corpGroup URN']);
+  });
+
+  it('given a Relationship alone, when its URN is of another type, then it is accepted, as in DataHub', () => {
+    expect(validateAspectValue(schema, { required: 'r', related: 'urn:li:chart:(looker,a)' })).toEqual({
+      required: 'r',
+      related: 'urn:li:chart:(looker,a)',
+    });
   });
 
   it('given a typed URN, when validated with a context, then the entity check runs for typed URNs only', () => {
@@ -299,10 +313,28 @@ describe('validateAspectValue: real aspect schemas', () => {
   const registry = testEntityRegistry();
   const dataset = registry.entity('dataset')!;
 
-  it('given an ownership owned by an mlModel, when validated, then the path and entity types are in the message', () => {
-    const ownership = dataset.aspect('ownership')!;
-    expect(() => ownership.validate({ owners: [{ owner: 'urn:li:mlModel:x', type: 'DATAOWNER' }] })).toThrow(
-      '/owners/0/owner: "urn:li:mlModel:x" is not a corpuser or corpGroup URN',
+  it('given a freshness assertion on a chart, when validated, then the UrnValidation entity types are in the message', () => {
+    const assertionInfo = registry.entity('assertion')!.aspect('assertionInfo')!;
+    const value = {
+      type: 'FRESHNESS',
+      freshnessAssertion: { type: 'DATASET_CHANGE', entity: 'urn:li:chart:(looker,a)', schedule: { type: 'CRON' } },
+    };
+    expect(() => assertionInfo.validate(value)).toThrow(
+      '/freshnessAssertion/entity: "urn:li:chart:(looker,a)" is not a dataset or dataJob URN',
+    );
+  });
+
+  it('given a cost, when its aliased union sets one member, then it passes, and none or two are rejected', () => {
+    const cost = registry.entity('mlModel')!.aspect('cost')!;
+    expect(cost.validate({ costType: 'ORG_COST_TYPE', cost: { costCode: 'c-1' } })).toEqual({
+      costType: 'ORG_COST_TYPE',
+      cost: { costCode: 'c-1' },
+    });
+    expect(() => cost.validate({ costType: 'ORG_COST_TYPE', cost: {} })).toThrow(
+      '/cost: a union holds exactly one of costId, costCode, got 0',
+    );
+    expect(() => cost.validate({ costType: 'ORG_COST_TYPE', cost: { costId: 1, costCode: 'c' } })).toThrow(
+      '/cost: a union holds exactly one of costId, costCode, got 2',
     );
   });
 

@@ -48,8 +48,8 @@ const MAX_PROBLEMS_COLLECTED = 1000;
 const INT_MIN = -2_147_483_648;
 const INT_MAX = 2_147_483_647;
 
-/** An entity-type constraint from a `Relationship` annotation, waiting to reach the value it applies to. */
-interface RelationshipConstraint {
+/** An entity-type constraint from an `UrnValidation` annotation, waiting to reach the value it applies to. */
+interface UrnConstraint {
   /** Path segments still to descend (`*` for array items and map values) before the constraint applies. */
   readonly remaining: readonly string[];
   readonly entityTypes: readonly string[];
@@ -65,7 +65,8 @@ type Result = unknown;
  * problem (the first ten in the message) with its JSON path.
  *
  * URN checks: a string typed `java.class …<Type>Urn` must parse as a URN of that entity type (`…urn.Urn`: any type);
- * a `Relationship` annotation with `entityTypes` (or `UrnValidation.entityTypes`) restricts the types further. Entity
+ * an `UrnValidation` annotation with `entityTypes` restricts the types further, as DataHub's URN validator does (a
+ * `Relationship` annotation's `entityTypes` say where graph edges lead, and constrain nothing, as in DataHub). Entity
  * types compare without case (`urn:li:corpUser:x` passes as a corpuser URN, as in DataHub's documentation).
  */
 export function validateAspectValue(
@@ -90,7 +91,13 @@ interface Path {
 }
 
 const ROOT: Path | undefined = undefined;
-const NO_CONSTRAINTS: readonly RelationshipConstraint[] = [];
+/**
+ * The annotation of a record that stands for a Pegasus union with member aliases (`union[costId: double, costCode:
+ * string]`): its fields are the members, and a value sets exactly one (`{"costId": 3.5}`).
+ */
+const ALIASED_UNION = 'unionWithAliases';
+
+const NO_CONSTRAINTS: readonly UrnConstraint[] = [];
 
 function at(parent: Path | undefined, segment: string): Path {
   return { parent, segment };
@@ -106,12 +113,7 @@ class Walker {
     return INVALID;
   }
 
-  record(
-    schema: RecordSchema,
-    value: unknown,
-    path: Path | undefined,
-    constraints: readonly RelationshipConstraint[],
-  ): Result {
+  record(schema: RecordSchema, value: unknown, path: Path | undefined, constraints: readonly UrnConstraint[]): Result {
     if (!isPlainObject(value)) return this.problem(path, `expected an object (${schema.name}), got ${describe(value)}`);
     const output: JsonObject = {};
     let valid = true;
@@ -132,6 +134,10 @@ class Walker {
       if (result === INVALID) valid = false;
       else output[field.name] = result;
     }
+    if (valid && schema.annotations[ALIASED_UNION] === true && Object.keys(output).length !== 1) {
+      const members = schema.fields.map((field) => field.name).join(', ');
+      return this.problem(path, `a union holds exactly one of ${members}, got ${Object.keys(output).length}`);
+    }
     return valid ? output : INVALID;
   }
 
@@ -139,7 +145,7 @@ class Walker {
     field: FieldSchema,
     value: unknown,
     path: Path | undefined,
-    constraints: readonly RelationshipConstraint[],
+    constraints: readonly UrnConstraint[],
   ): Result {
     const fieldClass = fieldFacts(field).javaClass;
     if (field.optional && field.type.type === 'union') {
@@ -155,7 +161,7 @@ class Walker {
     schema: AvroSchema,
     value: unknown,
     path: Path | undefined,
-    constraints: readonly RelationshipConstraint[],
+    constraints: readonly UrnConstraint[],
     inheritedClass?: string,
   ): Result {
     switch (schema.type) {
@@ -239,7 +245,7 @@ class Walker {
     schema: UnionSchema,
     value: unknown,
     path: Path | undefined,
-    constraints: readonly RelationshipConstraint[],
+    constraints: readonly UrnConstraint[],
   ): Result {
     if (value === null && schema.members.some((member) => member.type === 'null')) return null;
     const keys = schema.members.filter((member) => member.type !== 'null').map(unionMemberKey);
@@ -265,7 +271,7 @@ class Walker {
     value: string,
     javaClass: string | undefined,
     path: Path | undefined,
-    constraints: readonly RelationshipConstraint[],
+    constraints: readonly UrnConstraint[],
   ): Result {
     const typed = javaClass === undefined ? undefined : entityTypeOfClass(javaClass);
     const applicable =
@@ -321,24 +327,19 @@ function sameEntityType(actual: string, expected: string): boolean {
   return actual === expected || actual.toLowerCase() === expected.toLowerCase();
 }
 
-/** The entity-type constraints a field's `Relationship` / `UrnValidation` annotations put on its value or inside it. */
-function constraintsOf(field: FieldSchema): RelationshipConstraint[] {
-  const constraints: RelationshipConstraint[] = [];
-  for (const key of ['Relationship', 'UrnValidation']) {
-    const annotation = field.annotations[key];
-    if (!isPlainObject(annotation)) continue;
-    const entityTypes = entityTypesOf(annotation);
-    if (entityTypes !== undefined) {
-      constraints.push({ remaining: [], entityTypes });
-      continue;
-    }
-    // Path-keyed form, on arrays, maps and records: {"/*/tag": {"name": …, "entityTypes": […]}}.
-    for (const [subPath, inner] of Object.entries(annotation)) {
-      if (!subPath.startsWith('/') || !isPlainObject(inner)) continue;
-      const innerTypes = entityTypesOf(inner);
-      if (innerTypes !== undefined)
-        constraints.push({ remaining: subPath.split('/').filter((s) => s !== ''), entityTypes: innerTypes });
-    }
+/** The entity-type constraints a field's `UrnValidation` annotation puts on its value or inside it. */
+function constraintsOf(field: FieldSchema): UrnConstraint[] {
+  const annotation = field.annotations['UrnValidation'];
+  if (!isPlainObject(annotation)) return [];
+  const entityTypes = entityTypesOf(annotation);
+  if (entityTypes !== undefined) return [{ remaining: [], entityTypes }];
+  // Path-keyed form, on arrays, maps and records: {"/*/tag": {"entityTypes": […]}}.
+  const constraints: UrnConstraint[] = [];
+  for (const [subPath, inner] of Object.entries(annotation)) {
+    if (!subPath.startsWith('/') || !isPlainObject(inner)) continue;
+    const innerTypes = entityTypesOf(inner);
+    if (innerTypes !== undefined)
+      constraints.push({ remaining: subPath.split('/').filter((s) => s !== ''), entityTypes: innerTypes });
   }
   return constraints;
 }
@@ -350,8 +351,8 @@ function entityTypesOf(annotation: Record<string, unknown>): readonly string[] |
 }
 
 /** Moves constraints one segment down; those whose next segment differs fall away. */
-function descend(constraints: readonly RelationshipConstraint[], segment: string): RelationshipConstraint[] {
-  const result: RelationshipConstraint[] = [];
+function descend(constraints: readonly UrnConstraint[], segment: string): UrnConstraint[] {
+  const result: UrnConstraint[] = [];
   for (const constraint of constraints) {
     const [next, ...rest] = constraint.remaining;
     if (next === segment) result.push({ remaining: rest, entityTypes: constraint.entityTypes });
@@ -369,7 +370,7 @@ function pointer(path: Path | undefined): string {
 /** What a field's annotations say, worked out once per field: schemas are shared by every value validated. */
 interface FieldFacts {
   readonly javaClass: string | undefined;
-  readonly constraints: readonly RelationshipConstraint[];
+  readonly constraints: readonly UrnConstraint[];
 }
 
 const factsOfField = new WeakMap<FieldSchema, FieldFacts>();

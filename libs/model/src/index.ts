@@ -61,6 +61,7 @@ export {
 } from './record-schema';
 export {
   EVERY,
+  KEYS,
   SEARCHABLE_FIELD_TYPES,
   relationshipFields,
   searchableFields,

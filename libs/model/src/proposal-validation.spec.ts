@@ -121,7 +121,7 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
   });
 
   it('given an unknown entity type, when validated, then "Unknown entity"', () => {
-    expect(rejection(proposal({ entityType: 'mlModel' }))).toEqual(new ValidationError('Unknown entity: mlModel'));
+    expect(rejection(proposal({ entityType: 'spaceship' }))).toEqual(new ValidationError('Unknown entity: spaceship'));
   });
 
   it('given no entityUrn, when validated, then it is required', () => {
@@ -252,11 +252,9 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
   });
 
   it('given a value that fails its schema, when validated, then "Invalid format for aspect" with the cause', () => {
-    const value = { owners: [{ owner: 'urn:li:mlModel:x', type: 'DATAOWNER' }] };
+    const value = { owners: [{ owner: 'urn:li:mlModel:x' }] };
     expect(rejection(proposal({ aspect: { value: JSON.stringify(value) } }))).toEqual(
-      new ValidationError(
-        'Invalid format for aspect: ownership\n Cause: /owners/0/owner: "urn:li:mlModel:x" is not a corpuser or corpGroup URN',
-      ),
+      new ValidationError('Invalid format for aspect: ownership\n Cause: /owners/0/type: required field is missing'),
     );
   });
 

@@ -77,7 +77,7 @@ describe('searchableFields with the real schemas', () => {
     expect(only('dataset', 'ownerTypes')).toMatchObject({
       fieldType: 'MAP_ARRAY',
       queryByDefault: false,
-      path: ['ownerTypes', '*'],
+      path: ['ownerTypes', '$key'],
     });
     expect(only('dataset', 'customProperties')).toMatchObject({ fieldType: 'TEXT', path: ['customProperties', '*'] });
     expect(only('dataset', 'typeNames')).toMatchObject({ fieldType: 'KEYWORD', path: ['typeNames', '*'] });
@@ -132,7 +132,7 @@ describe('searchableFields with the real schemas', () => {
     expect(only('chart', 'tool')).toMatchObject({
       fieldType: 'TEXT_PARTIAL',
       boostScore: 4,
-      addToFilters: true,
+      addToFilters: false,
       queryByDefault: true,
       aspect: 'chartKey',
       path: ['dashboardTool'],
@@ -205,7 +205,7 @@ describe('relationshipFields with the real schemas', () => {
       {
         name: 'DownstreamOf',
         entityTypes: ['dataset', 'schemaField'],
-        isLineage: true,
+        isLineage: false, // DataHub's annotation on fineGrainedLineages does not say isLineage
         aspect: 'upstreamLineage',
         path: ['fineGrainedLineages', '*', 'upstreams', '*'],
       },
@@ -418,17 +418,25 @@ describe('annotation validation', () => {
     expect(() => relationshipFields(notEntered)).toThrow(
       /aspect thingInfo at \/items\/urn: .*an array is entered with "\*"/,
     );
-    const intoPrimitive = entityWith(field('title', primitive('string'), { Searchable: { '/x': {} } }));
-    expect(() => searchableFields(intoPrimitive)).toThrow(/at \/title\/x: .*a string value has no parts/);
+  });
+
+  it('given a path-keyed annotation on a single value, when resolved, then it applies to the value, as in DataHub', () => {
+    const onValue = entityWith(
+      field('parent', primitive('string'), { Searchable: { '/*': { fieldName: 'parentTemplate', fieldType: 'URN' } } }),
+    );
+    expect(searchableFields(onValue)).toMatchObject([
+      { fieldName: 'parentTemplate', fieldType: 'URN', path: ['parent'] },
+    ]);
   });
 
   it('given malformed annotations, when resolved, then an Error says what is wrong', () => {
     expect(() =>
       searchableFields(entityWith(field('title', primitive('string'), { Searchable: { fieldType: 'FANCY' } }))),
     ).toThrow(/aspect thingInfo at \/title: unknown fieldType FANCY/);
-    expect(() =>
-      searchableFields(entityWith(field('title', primitive('string'), { Searchable: { boostScore: '10' } }))),
-    ).toThrow(/"boostScore" must be a number/);
+    // An attribute of another type counts as absent, as in DataHub (whose models write "queryByDefault": "true").
+    expect(
+      searchableFields(entityWith(field('title', primitive('string'), { Searchable: { boostScore: '10' } })))[0],
+    ).toMatchObject({ boostScore: 1 });
     expect(() =>
       relationshipFields(entityWith(field('owner', primitive('string'), { Relationship: { name: 'OwnedBy' } }))),
     ).toThrow(/aspect thingInfo at \/owner: "entityTypes" must be a non-empty array/);

@@ -40,6 +40,9 @@ const QUERY_BY_DEFAULT_TYPES: ReadonlySet<SearchableFieldType> = new Set([
 /** The path segment that stands for every array item or every map value. */
 export const EVERY = '*';
 
+/** The path segment that stands for every key of a map (DataHub's `$key`). */
+export const KEYS = '$key';
+
 /** One `Searchable` annotation, resolved: one search-document field fed from one place in one aspect. */
 export interface SearchableFieldSpec {
   /** The search-document field (`tags`, `id`); defaults to the name of the last record field on the path. */
@@ -111,7 +114,8 @@ export function relationshipFields(entity: EntitySpec): readonly RelationshipFie
 }
 
 /**
- * Every value at the path in an aspect value, flattened: `*` expands array items and map (object) values, an array
+ * Every value at the path in an aspect value, flattened: `*` expands array items and map (object) values, `$key` map
+ * keys, an array
  * found at the end of the path is spread, null and missing values give nothing. A Pegasus union wrapper
  * (`{"string": "urn:li:…"}`, `{"com.linkedin.schema.StringType": {}}`) on the way is unwrapped when the next segment
  * is not one of its keys, so paths may name the member (`['inputs', '*', 'string']`) or skip it.
@@ -140,6 +144,10 @@ function collect(value: unknown, path: readonly string[], index: number, out: un
   if (!isObject(value)) return;
   if (segment === EVERY) {
     for (const item of Object.values(value)) collect(item, path, index + 1, out);
+    return;
+  }
+  if (segment === KEYS) {
+    for (const key of Object.keys(value)) collect(key, path, index + 1, out);
     return;
   }
   if (Object.hasOwn(value, segment)) {
@@ -190,20 +198,66 @@ interface AnnotatedPath {
   readonly where: string;
 }
 
+/**
+ * Every annotated place in an entity's versioned aspects, as DataHub finds them: a field's own annotation applies at
+ * the field, whatever depth its record sits at (the `owner` field of `Owner`, inside `ownership.owners`), and a
+ * path-keyed annotation on an enclosing field (`{"/*\/tag": {…}}`) applies at that path and replaces what the field
+ * there declares itself. Recursive records are entered once per path.
+ */
 function annotatedPaths(entity: EntitySpec, annotation: 'Searchable' | 'Relationship'): AnnotatedPath[] {
   const found: AnnotatedPath[] = [];
   for (const aspect of entity.aspects) {
     if (aspect.kind === 'timeseries') continue;
-    for (const field of aspect.schema.fields) {
-      const raw = field.annotations[annotation];
-      if (raw === undefined) continue;
-      for (const [subPath, attributes] of annotationEntries(raw, annotation, aspect, field)) {
-        const path = [field.name, ...subPath];
-        const where = `${annotation} annotation of aspect ${aspect.name} at /${path.join('/')}`;
-        const { target, defaultName } = resolvePath(field, subPath, where);
-        found.push({ aspect: aspect.name, path: Object.freeze(path), target, defaultName, attributes, where });
+    const atPath = new Map<string, AnnotatedPath>();
+    const overridden = new Set<string>();
+    const place = (entry: AnnotatedPath, override: boolean): void => {
+      const key = entry.path.join('/');
+      if (overridden.has(key)) return;
+      if (override) overridden.add(key);
+      atPath.set(key, entry);
+    };
+    const walk = (type: AvroSchema, path: readonly string[], enclosing: ReadonlySet<string>): void => {
+      const present = unwrapOptional(type);
+      switch (present.type) {
+        case 'record': {
+          if (enclosing.has(present.name)) return;
+          const inside = new Set([...enclosing, present.name]);
+          for (const field of present.fields) {
+            const fieldPath = [...path, field.name];
+            const raw = field.annotations[annotation];
+            if (raw !== undefined) {
+              for (const [written, attributes] of annotationEntries(raw, annotation, aspect, fieldPath)) {
+                // DataHub's own models put a path-keyed annotation on a single value here and there
+                // (`{"/*": {…}}` on an optional URN); its processor applies it to the value itself, and so does this.
+                const subPath = isScalar(field.type) ? [] : written;
+                const fullPath = Object.freeze([...fieldPath, ...subPath]);
+                const where = `${annotation} annotation of aspect ${aspect.name} at /${fullPath.join('/')}`;
+                const { target, defaultName } = resolvePath(field, subPath, where);
+                place(
+                  { aspect: aspect.name, path: fullPath, target, defaultName, attributes, where },
+                  subPath.length > 0,
+                );
+              }
+            }
+            walk(field.type, fieldPath, inside);
+          }
+          return;
+        }
+        case 'array':
+          return walk(present.items, [...path, EVERY], enclosing);
+        case 'map':
+          return walk(present.values, [...path, EVERY], enclosing);
+        case 'union':
+          for (const member of present.members) {
+            if (member.type !== 'null') walk(member, [...path, unionMemberKey(member)], enclosing);
+          }
+          return;
+        default:
+          return;
       }
-    }
+    };
+    walk(aspect.schema, [], new Set());
+    found.push(...atPath.values());
   }
   return found;
 }
@@ -216,10 +270,10 @@ function annotationEntries(
   raw: unknown,
   annotation: string,
   aspect: AspectSpec,
-  field: FieldSchema,
+  fieldPath: readonly string[],
 ): [string[], Readonly<Record<string, unknown>>][] {
   const fail = (reason: string): never => {
-    throw new Error(`${annotation} annotation of aspect ${aspect.name} at /${field.name}: ${reason}`);
+    throw new Error(`${annotation} annotation of aspect ${aspect.name} at /${fieldPath.join('/')}: ${reason}`);
   };
   if (!isObject(raw)) return fail('must be an object');
   const keys = Object.keys(raw);
@@ -259,7 +313,11 @@ function resolvePath(
         type = type.items;
         break;
       case 'map':
-        if (segment !== EVERY) fail(`a map is entered with "${EVERY}"`);
+        if (segment === KEYS) {
+          type = { type: 'string', annotations: {} };
+          break;
+        }
+        if (segment !== EVERY) fail(`a map is entered with "${EVERY}" (its values) or "${KEYS}" (its keys)`);
         type = type.values;
         break;
       case 'record': {
@@ -286,6 +344,12 @@ function resolvePath(
     type = unwrapOptional(type);
   }
   return { target: type, defaultName };
+}
+
+/** Whether a value of the type has no parts to enter: a primitive, an enum or a fixed value. */
+function isScalar(type: AvroSchema): boolean {
+  const present = unwrapOptional(type);
+  return present.type !== 'record' && present.type !== 'array' && present.type !== 'map' && present.type !== 'union';
 }
 
 /** `["null", T]` → T; other schemas (real unions included) unchanged. */
@@ -323,7 +387,7 @@ function searchableSpec(
   attributes: Readonly<Record<string, unknown>>,
   where: string,
 ): SearchableFieldSpec {
-  const read = attributeReader(attributes, where);
+  const read = attributeReader(attributes);
   const fieldName = read('fieldName', 'string') ?? defaultName;
   const rawType = read('fieldType', 'string');
   if (rawType !== undefined && !(SEARCHABLE_FIELD_TYPES as readonly string[]).includes(rawType)) {
@@ -351,7 +415,7 @@ function relationshipSpec(
   attributes: Readonly<Record<string, unknown>>,
   where: string,
 ): RelationshipFieldSpec {
-  const read = attributeReader(attributes, where);
+  const read = attributeReader(attributes);
   const name = read('name', 'string');
   if (name === undefined || name === '') throw new Error(`${where}: "name" is required`);
   const entityTypes = attributes['entityTypes'];
@@ -377,11 +441,13 @@ interface AttributeTypes {
   boolean: boolean;
 }
 
-function attributeReader(attributes: Readonly<Record<string, unknown>>, where: string) {
+/**
+ * Reads an optional attribute. One of another type counts as absent, as DataHub reads annotations (its own models write
+ * `"queryByDefault": "true"` in places, which DataHub ignores); a missing required one is the caller's error.
+ */
+function attributeReader(attributes: Readonly<Record<string, unknown>>) {
   return <K extends keyof AttributeTypes>(key: string, kind: K): AttributeTypes[K] | undefined => {
     const value = attributes[key];
-    if (value === undefined) return undefined;
-    if (typeof value !== kind) throw new Error(`${where}: "${key}" must be a ${kind}`);
-    return value as AttributeTypes[K];
+    return typeof value === kind ? (value as AttributeTypes[K]) : undefined;
   };
 }

@@ -13,15 +13,19 @@ function change(aspectName: string, value: unknown, changeType = 'UPSERT'): Aspe
   return { entity: dataset, urn, aspectName, changeType, value, createdAt: 5, createdBy: 'urn:li:corpuser:jdoe' };
 }
 
+/** The search fields of a tag's attribution (who applied it, when, from where), empty when no tag carries one. */
+const noAttribution = { tagAttributionActors: [], tagAttributionDates: [], tagAttributionSources: [] };
+
 describe('contributionOf', () => {
   it('takes the values at each annotated path, with the hasValues flag', () => {
     expect(contributionOf(dataset, 'globalTags', { tags: [{ tag: 'urn:li:tag:A' }, { tag: 'urn:li:tag:B' }] })).toEqual(
-      {
-        tags: ['urn:li:tag:A', 'urn:li:tag:B'],
-        hasTags: [true],
-      },
+      { tags: ['urn:li:tag:A', 'urn:li:tag:B'], hasTags: [true], ...noAttribution },
     );
-    expect(contributionOf(dataset, 'globalTags', { tags: [] })).toEqual({ tags: [], hasTags: [false] });
+    expect(contributionOf(dataset, 'globalTags', { tags: [] })).toEqual({
+      tags: [],
+      hasTags: [false],
+      ...noAttribution,
+    });
   });
 
   it('indexes a map as key=value entries, and the key aspect under its field names', () => {
@@ -83,8 +87,15 @@ describe('evolveDocument', () => {
         urn,
         entityType: 'dataset',
         aspects: {
-          ownership: { owners: ['urn:li:corpuser:ann'], hasOwners: [true], ownerTypes: [] },
-          globalTags: { tags: ['urn:li:tag:B'], hasTags: [true] },
+          ownership: {
+            owners: ['urn:li:corpuser:ann'],
+            hasOwners: [true],
+            ownerTypes: [],
+            ownerAttributionActors: [],
+            ownerAttributionDates: [],
+            ownerAttributionSources: [],
+          },
+          globalTags: { tags: ['urn:li:tag:B'], hasTags: [true], ...noAttribution },
         },
       });
   });
