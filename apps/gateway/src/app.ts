@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
 import { Agent } from 'undici';
 import { fetchServiceTable, forwardedRoutes, type AnyRoute, type RunnableService } from '@strata/http';
-import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
+import { hostServices, STRATA_VERSION, type HostContext, type StrataService } from '@strata/runtime';
 import type { MessageLog } from '@strata/log';
 import type { GatewayConfig } from './config';
 import { createGatewayService } from './gateway-service';
+import { STRATA_CAPABILITIES } from './http/config-routes';
 import type { ReadModel } from './ingest/proposal-submitter';
 
 /** The settings {@link composeGateway} reads: the gateway's own, wherever it runs. */
@@ -48,6 +49,8 @@ export function composeGateway(
     outcomeTimeoutMs: settings.INGEST_TIMEOUT_MS,
     maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
     maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
+    capabilities: STRATA_CAPABILITIES,
+    strataVersion: STRATA_VERSION,
   });
 }
 

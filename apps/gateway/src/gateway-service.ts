@@ -5,6 +5,7 @@ import type { AnyRoute } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
 import { OutcomeListener } from './consumers/outcome-listener';
+import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
@@ -30,6 +31,9 @@ export interface GatewayServiceOptions {
   readonly outcomeTimeoutMs: number;
   readonly maxAspectBytes: number;
   readonly maxBatchProposals: number;
+  /** What `GET /config` says the deployment can do. */
+  readonly capabilities: ServerCapabilities;
+  readonly strataVersion: string;
 }
 
 /** The consumer group a gateway instance reads outcomes and acknowledgements in. */
@@ -73,6 +77,11 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxBatchProposals: options.maxBatchProposals,
       }),
       ...schemaRegistryRoutes(options.serde, options.topics),
+      ...configRoutes({
+        capabilities: options.capabilities,
+        strataVersion: options.strataVersion,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      }),
       ...options.ownedElsewhere,
     ],
     readModels: [],

@@ -11,10 +11,10 @@ import { SqliteMessageLog } from '@strata/log';
 import { SqliteAspectStore } from '@strata/store';
 import { createSearchSchema, SqliteGraphIndex, SqliteSearchIndex } from '@strata/indices';
 import { createHttpApp, listen, type RunningServer } from '@strata/http';
-import type { StrataService } from '@strata/runtime';
+import { STRATA_VERSION, type StrataService } from '@strata/runtime';
 import { systemScheduler } from '@strata/timing';
 import { datasetUrn, ingestProposalBody, proposalOf, TestHttpClient } from '@strata/testing';
-import { createGatewayService } from '@strata/gateway';
+import { createGatewayService, STRATA_CAPABILITIES } from '@strata/gateway';
 import { createMetadataWriterService } from '@strata/metadata-writer';
 import { createSearchIndexerService } from '@strata/search-indexer';
 
@@ -96,6 +96,8 @@ async function deploy(options: { indexerRegistry?: EntityRegistry; withIndexer: 
     outcomeTimeoutMs: 60_000,
     maxAspectBytes: 16_000_000,
     maxBatchProposals: 100,
+    capabilities: STRATA_CAPABILITIES,
+    strataVersion: STRATA_VERSION,
   });
   const services = [...behind, gateway];
   for (const service of services) await service.start();

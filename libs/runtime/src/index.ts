@@ -7,3 +7,4 @@ export type { DataDirectoryLock } from './data-directory-lock';
 export { hostServices } from './service-host';
 export type { HostContext, HostedServices, HostSettings, SharedModel } from './service-host';
 export type { StrataService } from './strata-service';
+export { STRATA_VERSION } from './version';

@@ -8,6 +8,7 @@ import { systemScheduler, type Scheduler } from '@strata/timing';
 import { Engines, type EngineSettings } from './engines';
 import { Lifecycle, type LifecycleScope } from './lifecycle';
 import type { StrataService } from './strata-service';
+import { STRATA_VERSION } from './version';
 
 /** The configuration keys of the log's topic names (`topicConfig` of `@strata/config`). */
 type TopicSettings = Parameters<typeof topicNamesFrom>[0];
@@ -103,7 +104,7 @@ export function hostServices(
             ? {
                 documentation: {
                   title: 'Strata metadata service',
-                  version: '0.1.0',
+                  version: STRATA_VERSION,
                   description:
                     "The REST interface of DataHub's metadata service (GMS), served by Strata: every route this process answers.",
                 },

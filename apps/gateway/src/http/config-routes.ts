@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineRoute, type Route } from '@strata/http';
+import { UNKNOWN_ACTOR_URN } from '@strata/model';
+
+/**
+ * What this deployment can do, as `GET /config` tells DataHub's clients. Each flag is true only once the capability
+ * works end to end; clients switch behaviour on them (the ingestion sink uses PATCH only when `patchCapable`, stateful
+ * ingestion needs timeseries reads).
+ */
+export interface ServerCapabilities {
+  readonly patchCapable: boolean;
+  readonly statefulIngestionCapable: boolean;
+  /** Multi-hop lineage queries over the graph. */
+  readonly supportsImpactAnalysis: boolean;
+}
+
+/** What every Strata deployment can do today. */
+export const STRATA_CAPABILITIES: ServerCapabilities = Object.freeze({
+  patchCapable: false,
+  // Stateful ingestion reads its checkpoints through timeseries reads, which no service serves yet.
+  statefulIngestionCapable: false,
+  supportsImpactAnalysis: false,
+});
+
+export interface ConfigRouteOptions {
+  readonly capabilities: ServerCapabilities;
+  /** Strata's own version (its package version). */
+  readonly strataVersion: string;
+  /** The time zone of the process, as DataHub reports its JVM's. */
+  readonly timeZone: string;
+}
+
+/**
+ * The DataHub version whose client-visible REST behaviour Strata offers. DataHub's Python SDK switches to OpenAPI v3
+ * ingestion for servers of 1.0.1 or newer, which Strata does not serve; below it, every client stays on Rest.li
+ * (ADR 17).
+ */
+export const COMPATIBLE_DATAHUB_VERSION = 'v1.0.0';
+
+/**
+ * `GET /config`: the server description DataHub's clients read before anything else (the `datahub-rest` sink refuses
+ * a server whose `noCode` is not the string `"true"`). No authentication, as in DataHub; `?verbose=true` adds who the
+ * caller is.
+ */
+export function configRoutes(options: ConfigRouteOptions): Route[] {
+  const body = Object.freeze({
+    noCode: 'true',
+    // Version retention policies (DataHub's `retention`) are not offered: every version is kept.
+    retention: 'false',
+    statefulIngestionCapable: options.capabilities.statefulIngestionCapable,
+    patchCapable: options.capabilities.patchCapable,
+    supportsImpactAnalysis: options.capabilities.supportsImpactAnalysis,
+    timeZone: options.timeZone,
+    versions: {
+      'acryldata/datahub': { version: COMPATIBLE_DATAHUB_VERSION, commit: 'strata' },
+      strata: { version: options.strataVersion },
+    },
+    telemetry: { enabledCli: false, enabledIngestion: false },
+    managedIngestion: { enabled: false },
+    datahub: { serverType: 'prod', serverEnv: 'core' },
+    datasetUrnNameCasing: false,
+    models: {},
+  });
+  return [
+    defineRoute({
+      method: 'GET',
+      resource: '/config',
+      family: 'restli',
+      summary: "The server's description and capabilities, as DataHub's clients read it before their first write.",
+      query: z.object({ verbose: z.enum(['true', 'false']).optional() }).passthrough(),
+      handle: ({ query, context }) =>
+        Promise.resolve({
+          body: query.verbose === 'true' ? { ...body, userType: userTypeOf(context.actor) } : body,
+        }),
+    }),
+  ];
+}
+
+/** DataHub's progressive disclosure: `anonymous` for a caller nobody authenticated, `user` otherwise. */
+function userTypeOf(actor: string): 'anonymous' | 'user' {
+  return actor === UNKNOWN_ACTOR_URN ? 'anonymous' : 'user';
+}
