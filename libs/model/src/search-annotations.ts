@@ -244,9 +244,11 @@ function annotatedPaths(entity: EntitySpec, annotation: 'Searchable' | 'Relation
           return;
         }
         case 'array':
-          return walk(present.items, [...path, EVERY], enclosing);
+          walk(present.items, [...path, EVERY], enclosing);
+          return;
         case 'map':
-          return walk(present.values, [...path, EVERY], enclosing);
+          walk(present.values, [...path, EVERY], enclosing);
+          return;
         case 'union':
           for (const member of present.members) {
             if (member.type !== 'null') walk(member, [...path, unionMemberKey(member)], enclosing);
