@@ -1,0 +1,205 @@
+/**
+ * What DataHub's own clients do against a metadata service, against every deployment of Strata, over HTTP only:
+ * the `datahub-rest` sink's first call (`GET /config`), then records of the entity types DataHub's connectors emit
+ * (containers, pipelines and their jobs, ML models, domains, glossary nodes), in the sink's request shapes — batch
+ * and single proposals with JSON-string aspect values and the sink's system metadata, and a legacy snapshot — read
+ * back, searched, and followed through their relationships. The breadth (every entity type and aspect) is tested
+ * in-process, in `libs/model`.
+ */
+import {
+  datasetUrn,
+  deploymentNames,
+  startDeployment,
+  startKafkaTestBroker,
+  TestHttpClient,
+  type KafkaTestBroker,
+  type RunningDeployment,
+} from '@strata/testing';
+
+/** The headers the sink sends, plus read-your-writes so the reads below see the writes. */
+const sink = {
+  'X-RestLi-Protocol-Version': '2.0.0',
+  'User-Agent': 'DataHub-Client/1.0 (ingestion; datahub-rest; 1.0.0)',
+  'X-DataHub-Sync-Index-Update': 'true',
+};
+
+const systemMetadata = {
+  lastObserved: 1_700_000_000_000,
+  runId: 'postgres-2026_11_23-10_00_00',
+  lastRunId: 'no-run-id-provided',
+  properties: { clientId: 'acryl-datahub', clientVersion: '1.0.0' },
+};
+
+/** A proposal as the sink serializes it: the aspect is a JSON string with its content type. */
+function mcp(entityUrn: string, aspectName: string, value: unknown) {
+  const entityType = /^urn:li:([^:]+):/.exec(entityUrn)?.[1] ?? '';
+  return {
+    entityType,
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+    systemMetadata,
+  };
+}
+
+const container = 'urn:li:container:4e2b6c0f9a1d43c1b8d1d2a3c4e5f6a7';
+const orders = datasetUrn('shop.public.orders', 'postgres');
+const revenue = datasetUrn('shop.public.revenue', 'postgres');
+const flow = 'urn:li:dataFlow:(airflow,nightly_revenue,prod)';
+const job = `urn:li:dataJob:(${flow},aggregate_orders)`;
+const model = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn-predictor,PROD)';
+const domain = 'urn:li:domain:sales';
+const node = 'urn:li:glossaryNode:Finance';
+
+const connectorOutput = [
+  mcp(container, 'containerProperties', {
+    customProperties: { platform: 'postgres', database: 'shop' },
+    name: 'shop',
+  }),
+  mcp(container, 'subTypes', { typeNames: ['Database'] }),
+  mcp(container, 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:postgres' }),
+  mcp(container, 'status', { removed: false }),
+  mcp(orders, 'container', { container }),
+  mcp(orders, 'datasetProperties', { customProperties: {}, name: 'orders', tags: [] }),
+  mcp(revenue, 'container', { container }),
+  mcp(flow, 'dataFlowInfo', { customProperties: {}, name: 'nightly_revenue', env: 'PROD' }),
+  mcp(job, 'dataJobInfo', {
+    customProperties: { operator: 'PostgresOperator' },
+    name: 'aggregate_orders',
+    type: { string: 'COMMAND' },
+    env: 'PROD',
+  }),
+  mcp(job, 'dataJobInputOutput', { inputDatasets: [orders], outputDatasets: [revenue], inputDatajobs: [] }),
+  mcp(model, 'mlModelProperties', { customProperties: {}, description: 'Predicts churn', tags: [] }),
+  mcp(model, 'domains', { domains: [domain] }),
+  mcp(domain, 'domainProperties', { name: 'Sales', description: 'Everything sold' }),
+];
+
+let broker: KafkaTestBroker;
+let http: TestHttpClient;
+
+beforeAll(async () => {
+  broker = await startKafkaTestBroker();
+});
+
+afterAll(async () => {
+  await broker.stop();
+});
+
+async function search(entity: string, input: string): Promise<string[]> {
+  const response = await http.post('/entities?action=search', { entity, input, start: 0, count: 10 });
+  expect(response.status).toBe(200);
+  // Rest.li's search answers the matching URNs as `entities` (DataHub's SearchResult).
+  return (response.json as { value: { entities: string[] } }).value.entities;
+}
+
+async function related(urn: string, types: string, direction: 'INCOMING' | 'OUTGOING'): Promise<string[]> {
+  const query = `urn=${encodeURIComponent(urn)}&types=List(${types})&direction=${direction}`;
+  const response = await http.get(`/relationships?${query}`);
+  expect(response.status).toBe(200);
+  return (response.json as { relationships: { entity: string }[] }).relationships.map(({ entity }) => entity).sort();
+}
+
+async function aspectsOf(urn: string): Promise<Record<string, { value: unknown }>> {
+  const response = await http.get(`/entitiesV2/${encodeURIComponent(urn)}`);
+  expect(response.status).toBe(200);
+  return (response.json as { aspects: Record<string, { value: unknown }> }).aspects;
+}
+
+describe.each(deploymentNames)('%s', (deployment) => {
+  let strata: RunningDeployment;
+
+  beforeAll(async () => {
+    strata = await startDeployment(deployment, { kafkaBrokers: broker.brokers });
+    http = new TestHttpClient(strata.baseUrl);
+  });
+
+  afterAll(async () => {
+    await strata.stop();
+    strata.cleanUp();
+  });
+
+  it('answers GET /config as the sink requires, without authentication', async () => {
+    const response = await http.get('/config');
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({
+      noCode: 'true',
+      patchCapable: expect.any(Boolean) as unknown,
+      statefulIngestionCapable: false,
+      versions: { 'acryldata/datahub': { version: 'v1.0.0' }, strata: { version: expect.any(String) as unknown } },
+      datahub: { serverType: 'prod' },
+    });
+    expect(response.json).not.toHaveProperty('userType');
+    const verbose = await http.get('/config?verbose=true');
+    expect(verbose.json).toMatchObject({ noCode: 'true', userType: 'anonymous' });
+  });
+
+  it('accepts a connector’s batch of new entity types, and reads each back as written', async () => {
+    const response = await http.post(
+      '/aspects?action=ingestProposalBatch',
+      { proposals: connectorOutput, async: 'false' },
+      sink,
+    );
+    expect(response.status).toBe(200);
+    const aspects = await aspectsOf(job);
+    expect(aspects['dataJobInfo']?.value).toEqual({
+      customProperties: { operator: 'PostgresOperator' },
+      name: 'aggregate_orders',
+      type: { string: 'COMMAND' },
+      env: 'PROD',
+    });
+    expect(Object.keys(aspects)).toEqual(expect.arrayContaining(['dataJobKey', 'dataJobInputOutput']));
+    expect((await aspectsOf(container))['containerProperties']?.value).toMatchObject({ name: 'shop' });
+    expect((await aspectsOf(domain))['domainProperties']?.value).toEqual({
+      name: 'Sales',
+      description: 'Everything sold',
+    });
+  });
+
+  it('finds the new entity types by search', async () => {
+    expect(await search('dataJob', 'aggregate_orders')).toEqual([job]);
+    expect(await search('dataFlow', 'nightly_revenue')).toEqual([flow]);
+    expect(await search('container', 'shop')).toEqual([container]);
+    expect(await search('mlModel', 'churn')).toEqual([model]);
+  });
+
+  it('follows DataHub’s relationships: IsPartOf, Consumes, Produces, AssociatedWith', async () => {
+    expect(await related(container, 'IsPartOf', 'INCOMING')).toEqual([orders, revenue].sort());
+    expect(await related(job, 'Consumes', 'OUTGOING')).toEqual([orders]);
+    expect(await related(job, 'Produces', 'OUTGOING')).toEqual([revenue]);
+    expect(await related(domain, 'AssociatedWith', 'INCOMING')).toEqual([model]);
+  });
+
+  it('accepts a legacy glossary-node snapshot, as the business-glossary connector sends it', async () => {
+    const response = await http.post(
+      '/entities?action=ingest',
+      {
+        entity: {
+          value: {
+            'com.linkedin.metadata.snapshot.GlossaryNodeSnapshot': {
+              urn: node,
+              aspects: [
+                { 'com.linkedin.glossary.GlossaryNodeInfo': { definition: 'Money matters', name: 'Finance' } },
+                {
+                  'com.linkedin.common.Ownership': {
+                    owners: [{ owner: 'urn:li:corpuser:datahub', type: 'DATAOWNER' }],
+                    lastModified: { time: 0, actor: 'urn:li:corpuser:unknown' },
+                  },
+                },
+              ],
+            },
+          },
+        },
+        systemMetadata,
+      },
+      sink,
+    );
+    expect(response.status).toBe(200);
+    expect((await aspectsOf(node))['glossaryNodeInfo']?.value).toEqual({
+      definition: 'Money matters',
+      name: 'Finance',
+    });
+    expect(await search('glossaryNode', 'Finance')).toEqual([node]);
+  });
+});
