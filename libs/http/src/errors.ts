@@ -13,6 +13,7 @@ const statusByCode: Record<ErrorCode, number> = {
   'not-found': 404,
   conflict: 409,
   'payload-too-large': 413,
+  'precondition-failed': 412,
   validation: 422,
   'bad-gateway': 502,
   unavailable: 503,

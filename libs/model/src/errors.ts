@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'not-found'
   | 'conflict'
   | 'payload-too-large'
+  | 'precondition-failed'
   | 'validation'
   | 'bad-gateway'
   | 'unavailable'
@@ -59,6 +60,14 @@ export class PayloadTooLargeError extends StrataError {
   readonly code = 'payload-too-large';
 }
 
+/**
+ * A conditional write whose condition does not hold (`If-Version-Match` names another version): nothing was written.
+ * HTTP 412.
+ */
+export class PreconditionFailedError extends StrataError {
+  readonly code = 'precondition-failed';
+}
+
 /** A well-formed proposal that fails validation: unknown entity or aspect, URN mismatch, schema violation. HTTP 422. */
 export class ValidationError extends StrataError {
   readonly code = 'validation';
@@ -89,6 +98,7 @@ const errorClassByCode: Record<
   'not-found': NotFoundError,
   conflict: ConflictError,
   'payload-too-large': PayloadTooLargeError,
+  'precondition-failed': PreconditionFailedError,
   validation: ValidationError,
   'bad-gateway': BadGatewayError,
   unavailable: UnavailableError,

@@ -5,6 +5,7 @@ export {
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
+  PreconditionFailedError,
   StrataError,
   TimeoutError,
   UnauthorizedError,
@@ -32,6 +33,15 @@ export {
   type AspectValidationContext,
   type JsonObject,
 } from './aspect-validator';
+export {
+  KEY_PATH_SEPARATOR,
+  PATCH_TEMPLATES,
+  applyAspectPatch,
+  parseAspectPatch,
+  type AspectPatch,
+  type PatchContext,
+  type PatchOperation,
+} from './aspect-patch';
 export { createEntityRegistry, type AspectSpec, type EntityRegistry, type EntitySpec } from './entity-registry';
 export {
   DEFAULT_MAX_ASPECT_BYTES,

@@ -150,12 +150,12 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
     expect(error.message).toMatch(/origin: "PRODUCTION" is not one of/);
   });
 
-  it.each(['PATCH', 'RESTATE', 'MERGE', 'upsert', '__proto__', 'constructor', 'toString'])(
+  it.each(['RESTATE', 'MERGE', 'upsert', '__proto__', 'constructor', 'toString'])(
     'given changeType %s, when validated, then it is not supported',
     (changeType) => {
       expect(rejection(proposal({ changeType }))).toEqual(
         new ValidationError(
-          `ChangeType ${changeType} not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE`,
+          `ChangeType ${changeType} not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE, PATCH`,
         ),
       );
     },
@@ -166,7 +166,7 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
       new ValidationError('Proposal field changeType is required'),
     );
     expect(rejection(proposal({ changeType: 7 }))).toEqual(
-      new ValidationError('ChangeType 7 not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE'),
+      new ValidationError('ChangeType 7 not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE, PATCH'),
     );
   });
 

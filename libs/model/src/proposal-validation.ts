@@ -1,10 +1,11 @@
+import { parseAspectPatch, type AspectPatch } from './aspect-patch';
 import { setOwn, type JsonObject } from './aspect-validator';
 import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from './errors';
 import { parseUrn, urnLengthProblem, type Urn } from './urn';
 
 /** The change types a proposal may carry, after normalization (`UPDATE` is `UPSERT`). */
-export type ProposalChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE';
+export type ProposalChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE' | 'PATCH';
 
 /** A proposal that passed every check: the entity, URN, aspect and value are known to fit together. */
 export interface ValidatedProposal {
@@ -12,8 +13,10 @@ export interface ValidatedProposal {
   readonly urn: Urn;
   readonly changeType: ProposalChangeType;
   readonly aspect: AspectSpec;
-  /** The normalized aspect value (unknown fields dropped, null optional fields removed); undefined only for DELETE. */
+  /** The normalized aspect value (unknown fields dropped, null optional fields removed); undefined for DELETE and PATCH. */
   readonly value: JsonObject | undefined;
+  /** For PATCH: the operations, applied by the writer to the aspect's current value (`applyAspectPatch`). */
+  readonly patch: AspectPatch | undefined;
   readonly systemMetadata: JsonObject | undefined;
   readonly headers: Readonly<Record<string, string>>;
 }
@@ -33,7 +36,7 @@ export const DEFAULT_MAX_ASPECT_BYTES = 16_000_000;
  */
 export const MAX_JSON_NESTING_DEPTH = 1000;
 
-const ACCEPTED_CHANGE_TYPES = 'UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE';
+const ACCEPTED_CHANGE_TYPES = 'UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE, PATCH';
 /** A Map, not an object literal: the change type is caller input, and `__proto__` must not find Object's prototype. */
 const CHANGE_TYPES: ReadonlyMap<string, ProposalChangeType> = new Map([
   ['UPSERT', 'UPSERT'],
@@ -41,6 +44,7 @@ const CHANGE_TYPES: ReadonlyMap<string, ProposalChangeType> = new Map([
   ['CREATE', 'CREATE'],
   ['CREATE_ENTITY', 'CREATE_ENTITY'],
   ['DELETE', 'DELETE'],
+  ['PATCH', 'PATCH'],
 ]);
 const SYSTEM_METADATA_STRINGS = ['runId', 'lastRunId', 'pipelineName', 'registryName', 'registryVersion', 'version'];
 /** Fields of `schemas/events/SystemMetadata.avsc` typed `long`; it has no `int` field. */
@@ -125,11 +129,26 @@ export function validateProposal(
 
   const systemMetadata = validateSystemMetadata(input['systemMetadata']);
   const headers = validateHeaders(input['headers']);
+  if (changeType === 'PATCH') {
+    if (aspect.isKey) throw new ValidationError(`ChangeType PATCH not supported for key aspect ${aspectName}`);
+    const patch = parseAspectPatch(aspectName, aspectDocument(aspect, input['aspect'], maxAspectBytes, PATCH_MEDIA_TYPES));
+    return Object.freeze({ entity, urn, changeType, aspect, value: undefined, patch, systemMetadata, headers });
+  }
   const value = changeType === 'DELETE' ? undefined : validateAspect(aspect, key, input['aspect'], maxAspectBytes);
-  return Object.freeze({ entity, urn, changeType, aspect, value, systemMetadata, headers });
+  return Object.freeze({ entity, urn, changeType, aspect, value, patch: undefined, systemMetadata, headers });
 }
 
-function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, maxAspectBytes: number): JsonObject {
+/** Media types of an aspect value; a patch may also say it is a JSON Patch, as DataHub's Python SDK does. */
+const VALUE_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/json']);
+const PATCH_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/json', 'application/json-patch+json']);
+
+/** The JSON of a proposal's `aspect` ({value, contentType}): parsed, with its size and nesting checked. */
+function aspectDocument(
+  aspect: AspectSpec,
+  generic: unknown,
+  maxAspectBytes: number,
+  mediaTypes: ReadonlySet<string>,
+): unknown {
   if (generic === undefined || generic === null) {
     throw new ValidationError(
       `Proposal field aspect is required for create and update operations (aspect ${aspect.name})`,
@@ -142,32 +161,27 @@ function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, m
   if (contentType !== undefined && contentType !== null) {
     const mediaType =
       typeof contentType === 'string' ? (contentType.split(';')[0] ?? '').trim().toLowerCase() : undefined;
-    if (mediaType !== 'application/json') {
+    if (mediaType === undefined || !mediaTypes.has(mediaType)) {
       throw new ValidationError(
-        `Unsupported content type ${JSON.stringify(contentType)} for aspect ${aspect.name}: only application/json is supported`,
+        `Unsupported content type ${JSON.stringify(contentType)} for aspect ${aspect.name}: only ${[...mediaTypes].join(' or ')} is supported`,
       );
     }
   }
 
   const raw = generic['value'];
-  let parsed: unknown;
   if (typeof raw === 'string') {
     checkSize(aspect, Buffer.byteLength(raw, 'utf8'), maxAspectBytes);
     checkTextNestingDepth(raw, `The value of aspect ${aspect.name}`);
     try {
-      parsed = JSON.parse(raw);
+      return JSON.parse(raw) as unknown;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new ValidationError(`Could not deserialize ${raw.slice(0, 200)} for aspect ${aspect.name}: ${reason}`, {
         cause: error,
       });
     }
-    if (!isPlainObject(parsed)) {
-      throw new ValidationError(
-        `Could not deserialize ${raw.slice(0, 200)} for aspect ${aspect.name}: expected a JSON object`,
-      );
-    }
-  } else if (isPlainObject(raw)) {
+  }
+  if (isPlainObject(raw) || Array.isArray(raw)) {
     let serialized: string;
     try {
       serialized = JSON.stringify(raw);
@@ -175,15 +189,23 @@ function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, m
       throw new ValidationError(`Could not serialize the value of aspect ${aspect.name}`, { cause: error });
     }
     checkSize(aspect, Buffer.byteLength(serialized, 'utf8'), maxAspectBytes);
-    parsed = raw;
-  } else if (raw === undefined || raw === null) {
-    throw new ValidationError(`Proposal field aspect.value is required for aspect ${aspect.name}`);
-  } else {
-    throw new ValidationError(
-      `Could not deserialize ${describe(raw)} for aspect ${aspect.name}: expected JSON text or an object`,
-    );
+    return raw;
   }
+  if (raw === undefined || raw === null) {
+    throw new ValidationError(`Proposal field aspect.value is required for aspect ${aspect.name}`);
+  }
+  throw new ValidationError(
+    `Could not deserialize ${describe(raw)} for aspect ${aspect.name}: expected JSON text or an object`,
+  );
+}
 
+function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, maxAspectBytes: number): JsonObject {
+  const parsed = aspectDocument(aspect, generic, maxAspectBytes, VALUE_MEDIA_TYPES);
+  if (!isPlainObject(parsed)) {
+    const raw = isPlainObject(generic) ? generic['value'] : undefined;
+    const shown = typeof raw === 'string' ? raw.slice(0, 200) : describe(raw);
+    throw new ValidationError(`Could not deserialize ${shown} for aspect ${aspect.name}: expected a JSON object`);
+  }
   if (aspect.kind === 'timeseries' && (parsed as JsonObject)['timestampMillis'] === undefined) {
     throw new ValidationError('Input timeseries aspect does not contain a timestampMillis field');
   }
