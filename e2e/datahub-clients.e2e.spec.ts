@@ -125,7 +125,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({
       noCode: 'true',
-      patchCapable: expect.any(Boolean) as unknown,
+      patchCapable: true,
       statefulIngestionCapable: false,
       versions: { 'acryldata/datahub': { version: 'v1.0.0' }, strata: { version: expect.any(String) as unknown } },
       datahub: { serverType: 'prod' },
@@ -201,5 +201,88 @@ describe.each(deploymentNames)('%s', (deployment) => {
       name: 'Finance',
     });
     expect(await search('glossaryNode', 'Finance')).toEqual([node]);
+  });
+
+  describe('PATCH and conditional writes, as the Python SDK sends them', () => {
+    const patched = datasetUrn('shop.public.customers', 'postgres');
+
+    function patchProposal(aspectName: string, document: unknown, headers?: Record<string, string>) {
+      return {
+        entityType: 'dataset',
+        entityUrn: patched,
+        changeType: 'PATCH',
+        aspectName,
+        aspect: { value: JSON.stringify(document), contentType: 'application/json-patch+json' },
+        systemMetadata,
+        ...(headers === undefined ? {} : { headers }),
+      };
+    }
+
+    async function ingest(proposal: unknown) {
+      return http.post('/aspects?action=ingestProposal', { proposal, async: 'false' }, sink);
+    }
+
+    it('patches dataset properties and tags, plain and generic, and reads the merged values back', async () => {
+      const properties = await ingest(
+        patchProposal('datasetProperties', [
+          { op: 'add', path: '/description', value: 'Everyone who ordered' },
+          { op: 'add', path: '/customProperties/owner~1team', value: 'crm' },
+        ]),
+      );
+      expect(properties.status).toBe(200);
+      const tag = (name: string) => ({ tag: `urn:li:tag:${name}` });
+      for (const name of ['pii', 'gold']) {
+        const response = await ingest(
+          patchProposal('globalTags', {
+            arrayPrimaryKeys: { tags: ['attribution\u241Fsource', 'tag'] },
+            patch: [{ op: 'add', path: `/tags//urn:li:tag:${name}`, value: tag(name) }],
+          }),
+        );
+        expect(response.status).toBe(200);
+      }
+      const aspects = await aspectsOf(patched);
+      expect(aspects['datasetProperties']?.value).toEqual({
+        customProperties: { 'owner/team': 'crm' },
+        description: 'Everyone who ordered',
+        tags: [],
+      });
+      expect(aspects['globalTags']?.value).toEqual({ tags: [tag('pii'), tag('gold')] });
+      expect(await search('dataset', 'Everyone who ordered')).toEqual([patched]);
+    });
+
+    it('refuses a patch that cannot apply with 422 naming the operation, and writes nothing', async () => {
+      const response = await ingest(patchProposal('status', [{ op: 'replace', path: '/nowhere/deep', value: true }]));
+      expect(response.status).toBe(422);
+      expect((response.json as { message: string }).message).toMatch(
+        /Patch operation 0 \(replace \/nowhere\/deep\) cannot apply to aspect status/,
+      );
+      expect(Object.keys(await aspectsOf(patched))).not.toContain('status');
+    });
+
+    it('answers 412 when If-Version-Match does not hold, and writes nothing', async () => {
+      const before = await http.get(`/aspects/${encodeURIComponent(patched)}?aspect=globalTags&version=0`);
+      const response = await ingest(
+        patchProposal('globalTags', [{ op: 'add', path: '/tags/urn:li:tag:late', value: { tag: 'urn:li:tag:late' } }], {
+          'If-Version-Match': '1',
+        }),
+      );
+      expect(response.status).toBe(412);
+      expect((response.json as { message: string }).message).toBe('Expected version 1, actual version 2');
+      const after = await http.get(`/aspects/${encodeURIComponent(patched)}?aspect=globalTags&version=0`);
+      expect(after.json).toEqual(before.json);
+    });
+
+    it('keeps DataHub’s silent success for If-None-Match: * on CREATE of what exists, and says so', async () => {
+      const response = await ingest({
+        ...patchProposal('globalTags', { tags: [] }, { 'If-None-Match': '*' }),
+        changeType: 'CREATE',
+        aspect: { value: JSON.stringify({ tags: [] }), contentType: 'application/json' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-strata-outcome')).toBe('UNCHANGED');
+      expect((await aspectsOf(patched))['globalTags']?.value).toEqual({
+        tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }],
+      });
+    });
   });
 });

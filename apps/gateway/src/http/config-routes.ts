@@ -16,7 +16,7 @@ export interface ServerCapabilities {
 
 /** What every Strata deployment can do today. */
 export const STRATA_CAPABILITIES: ServerCapabilities = Object.freeze({
-  patchCapable: false,
+  patchCapable: true,
   // Stateful ingestion reads its checkpoints through timeseries reads, which no service serves yet.
   statefulIngestionCapable: false,
   supportsImpactAnalysis: false,
@@ -67,7 +67,7 @@ export function configRoutes(options: ConfigRouteOptions): Route[] {
       resource: '/config',
       family: 'restli',
       summary: "The server's description and capabilities, as DataHub's clients read it before their first write.",
-      query: z.object({ verbose: z.enum(['true', 'false']).optional() }).passthrough(),
+      query: z.object({ verbose: z.enum(['true', 'false']).optional() }).loose(),
       handle: ({ query, context }) =>
         Promise.resolve({
           body: query.verbose === 'true' ? { ...body, userType: userTypeOf(context.actor) } : body,

@@ -149,15 +149,23 @@ export class ProposalSubmitter {
       entityKeyAspect: null,
       changeType: proposal.changeType,
       aspectName: proposal.aspect.name,
-      aspect: proposal.value
-        ? { value: Buffer.from(JSON.stringify(proposal.value), 'utf8'), contentType: 'application/json' }
-        : null,
+      aspect: aspectRecordOf(proposal),
       systemMetadata: proposal.systemMetadata
         ? this.options.serde.toSystemMetadataRecord(proposal.systemMetadata)
         : null,
       headers: Object.keys(proposal.headers).length > 0 ? { ...proposal.headers } : null,
     };
   }
+}
+
+/** The proposal's aspect as the record carries it: the validated value, or a PATCH's operations as received. */
+function aspectRecordOf(proposal: ValidatedProposal): MetadataChangeProposal['aspect'] {
+  if (proposal.patch !== undefined) {
+    const text = JSON.stringify(proposal.patch.document);
+    return { value: Buffer.from(text, 'utf8'), contentType: 'application/json-patch+json' };
+  }
+  if (proposal.value === undefined) return null;
+  return { value: Buffer.from(JSON.stringify(proposal.value), 'utf8'), contentType: 'application/json' };
 }
 
 /**

@@ -26,9 +26,17 @@ function validated(
   entityUrn: string,
   aspectName: string,
   value?: JsonObject,
-  options: ProposalOptions & { readonly changeType?: 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE' } = {},
+  options: ProposalOptions & { readonly changeType?: 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'DELETE' | 'PATCH' } = {},
 ): ValidatedProposal {
   return validateProposal(registry, proposalOf(entityUrn, aspectName, value, options));
+}
+
+/** A PATCH proposal of JSON Patch operations, as DataHub's SDK sends it. */
+function patch(aspectName: string, operations: unknown, headers?: Record<string, string>): ValidatedProposal {
+  return validateProposal(
+    registry,
+    proposalOf(hiveDataset, aspectName, operations, { changeType: 'PATCH', ...(headers ? { headers } : {}) }),
+  );
 }
 
 /** The current state of the proposal's entity: the latest stored value of each aspect listed. */
@@ -580,5 +588,134 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
     expect(jsonEqual(null, null)).toBe(true);
     expect(jsonEqual('x', 'x')).toBe(true);
+  });
+
+  describe('PATCH', () => {
+    const tags = (...names: string[]) => ({ tags: names.map((name) => ({ tag: `urn:li:tag:${name}` })) });
+
+    it('given stored tags, when a tag is added by URN, then a new version holds both', () => {
+      spec
+        .given(existingDataset(latest('globalTags', 1, tags('a'))))
+        .when(patch('globalTags', [{ op: 'add', path: '/tags/urn:li:tag:b', value: { tag: 'urn:li:tag:b' } }]))
+        .then((decision) => {
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 2 });
+          expect(putValue(decision, 'globalTags')).toEqual(tags('a', 'b'));
+          expect(decision.changeLogs[0]).toMatchObject({ changeType: 'UPSERT', previousAspectValue: tags('a') });
+        });
+    });
+
+    it('given a new entity, when patched, then the entity is created and the patch applies to the empty template', () => {
+      spec
+        .given(nothingStored)
+        .when(patch('globalTags', [{ op: 'add', path: '/tags/urn:li:tag:a', value: { tag: 'urn:li:tag:a' } }]))
+        .then((decision) => {
+          expect(putNames(decision)).toContain('datasetKey');
+          expect(putValue(decision, 'globalTags')).toEqual(tags('a'));
+        });
+    });
+
+    it('given a patch that changes nothing, when applied, then no version is written', () => {
+      spec
+        .given(existingDataset(latest('globalTags', 1, tags('a'))))
+        .when(patch('globalTags', [{ op: 'remove', path: '/tags/urn:li:tag:zzz' }]))
+        .then((decision) => {
+          expect(decision.outcome).toEqual({ status: 'UNCHANGED', version: 1 });
+        });
+    });
+
+    it('given a patch whose result breaks the schema, when applied, then refused with the field, nothing written', () => {
+      spec
+        .given(existingDataset(latest('globalTags', 1, tags('a'))))
+        .when(patch('globalTags', [{ op: 'add', path: '/tags/urn:li:tag:b', value: { tag: 'not a urn' } }]))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([]);
+          expect(decision.outcome).toMatchObject({ status: 'REJECTED', errorCode: 'validation' });
+          expect(decision.outcome).toMatchObject({
+            error: expect.stringMatching(/^Invalid format for aspect: globalTags\n Cause: \/tags\/1\/tag/) as unknown,
+          });
+        });
+    });
+
+    it('given an operation that cannot apply, when applied, then refused naming the operation', () => {
+      spec
+        .given(existingDataset())
+        .when(patch('status', [{ op: 'replace', path: '/nowhere/deep', value: true }]))
+        .then((decision) => {
+          expect(decision.outcome).toMatchObject({
+            status: 'REJECTED',
+            errorCode: 'validation',
+            error: expect.stringMatching(
+              /^Patch operation 0 \(replace \/nowhere\/deep\) cannot apply to aspect status/,
+            ) as unknown,
+          });
+        });
+    });
+  });
+
+  describe('conditional writes', () => {
+    const status = (removed: boolean) => ({ removed });
+
+    it('given If-Version-Match equal to the stored version, when upserted, then applied', () => {
+      spec
+        .given(existingDataset(latest('status', 3, status(false))))
+        .when(validated(hiveDataset, 'status', status(true), { headers: { 'If-Version-Match': '3' } }))
+        .then((decision) => {
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 4 });
+        });
+    });
+
+    it('given If-Version-Match of another version, when upserted, then refused as a failed precondition, nothing written', () => {
+      spec
+        .given(existingDataset(latest('status', 3, status(false))))
+        .when(validated(hiveDataset, 'status', status(true), { headers: { 'if-version-match': '2' } }))
+        .then({
+          mutations: [],
+          changeLogs: [],
+          outcome: {
+            status: 'REJECTED',
+            errorCode: 'precondition-failed',
+            error: 'Expected version 2, actual version 3',
+          },
+        });
+    });
+
+    it('given If-Version-Match -1, when the aspect is absent, then applied; when present, refused', () => {
+      spec
+        .given(existingDataset())
+        .when(validated(hiveDataset, 'status', status(true), { headers: { 'If-Version-Match': '-1' } }))
+        .then((decision) => {
+          expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
+        });
+      spec
+        .given(existingDataset(latest('status', 1, status(false))))
+        .when(validated(hiveDataset, 'status', status(true), { headers: { 'If-Version-Match': '-1' } }))
+        .then((decision) => {
+          expect(decision.outcome).toMatchObject({
+            errorCode: 'precondition-failed',
+            error: 'Expected version -1, actual version 1',
+          });
+        });
+    });
+
+    it('given If-None-Match: * and an existing aspect, when created, then nothing is written and it succeeds', () => {
+      spec
+        .given(existingDataset(latest('status', 2, status(false))))
+        .when(
+          validated(hiveDataset, 'status', status(true), { changeType: 'CREATE', headers: { 'If-None-Match': '*' } }),
+        )
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: 2 } });
+    });
+
+    it('given If-None-Match: * and an existing entity, when created as an entity, then nothing is written and it succeeds', () => {
+      spec
+        .given(existingDataset())
+        .when(
+          validated(hiveDataset, 'status', status(true), {
+            changeType: 'CREATE_ENTITY',
+            headers: { 'If-None-Match': '*' },
+          }),
+        )
+        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
+    });
   });
 });

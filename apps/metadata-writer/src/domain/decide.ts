@@ -1,4 +1,4 @@
-import type { ErrorCode, JsonObject, ValidatedProposal } from '@strata/model';
+import { applyAspectPatch, ValidationError, type ErrorCode, type JsonObject, type ValidatedProposal } from '@strata/model';
 import type { AspectMutation, StoredAspect } from '@strata/store';
 import { defaultAspects } from './default-aspects';
 import { jsonEqual } from './json-equal';
@@ -47,7 +47,12 @@ export interface Decision {
  * - A new entity (no key aspect stored) gets its key aspect and DataHub's default aspects first, each with a change log.
  * - UPSERT of a value equal to the latest creates no version and no change log; only the latest's system metadata moves
  *   (`lastObserved`, `lastRunId`). A different value becomes version N + 1 (see `AspectStore` for the layout).
- * - CREATE fails when the aspect exists; CREATE_ENTITY fails when the entity exists.
+ * - CREATE fails when the aspect exists; CREATE_ENTITY fails when the entity exists — unless the proposal says
+ *   `If-None-Match: *`, when it changes nothing and succeeds, as in DataHub (whose clients use it as "create if absent").
+ * - `If-Version-Match: <v>` holds when the aspect's version is v (`-1`: absent); otherwise nothing is written and the
+ *   proposal is refused as a failed precondition.
+ * - PATCH applies its operations to the latest value (or the aspect's empty template), validates the result like any
+ *   value, and continues as an UPSERT of it.
  * - DELETE of an aspect removes it (every version) and emits a DELETE change log carrying the previous value; DELETE of
  *   the key aspect removes the entity. Deleting what is absent changes nothing.
  * - Timeseries aspects are not versioned: each value is kept under its `timestampMillis` and emitted on the timeseries
@@ -58,20 +63,34 @@ export function decide(proposal: ValidatedProposal, current: CurrentAspect, cont
   const { aspect, changeType } = proposal;
   const entityExists = current(proposal.entity.keyAspect.name) !== undefined;
 
+  const existing = aspect.kind === 'timeseries' ? undefined : current(aspect.name);
+  const precondition = failedPrecondition(proposal, existing);
+  if (precondition !== undefined) return builder.reject('precondition-failed', precondition);
   if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists);
+  const createIfAbsent = headerOf(proposal, 'If-None-Match')?.trim() === '*';
   if (changeType === 'CREATE_ENTITY' && entityExists) {
+    if (createIfAbsent) return builder.unchanged(existing?.version);
     return builder.reject(
       'validation',
       `Cannot perform CREATE_ENTITY since the entity already exists: ${proposal.urn.toString()}`,
     );
   }
-  if (changeType === 'CREATE' && current(aspect.name) !== undefined) {
+  if (changeType === 'CREATE' && existing !== undefined) {
+    if (createIfAbsent) return builder.unchanged(existing.version);
     return builder.reject(
       'validation',
       `Cannot perform CREATE since the aspect already exists: ${aspect.name} of ${proposal.urn.toString()}`,
     );
   }
-  const value = proposal.value;
+  let value = proposal.value;
+  if (changeType === 'PATCH') {
+    try {
+      value = patchedValue(proposal, existing, context);
+    } catch (error) {
+      if (error instanceof ValidationError) return builder.reject('validation', error.message);
+      throw error;
+    }
+  }
   if (value === undefined) throw new Error(`A ${changeType} proposal was validated without a value`);
 
   if (!entityExists) {
@@ -79,7 +98,47 @@ export function decide(proposal: ValidatedProposal, current: CurrentAspect, cont
     if (aspect.isKey) return builder.applied(1);
   }
   if (aspect.kind === 'timeseries') return builder.putTimeseries(value);
-  return builder.put(aspect.name, value, current(aspect.name));
+  return builder.put(aspect.name, value, existing);
+}
+
+/** The value a PATCH proposal leaves: its operations on the latest value, validated. Throws a ValidationError. */
+function patchedValue(proposal: ValidatedProposal, existing: StoredAspect | undefined, context: DecisionContext) {
+  if (proposal.patch === undefined) throw new Error('A PATCH proposal was validated without its operations');
+  const urn = proposal.urn.toString();
+  const patched = applyAspectPatch(proposal.aspect, existing?.value, proposal.patch, { now: context.now, urn });
+  try {
+    return proposal.aspect.validate(patched);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(`Invalid format for aspect: ${proposal.aspect.name}\n Cause: ${error.message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Why the proposal's `If-Version-Match` does not hold, or undefined when it holds or is absent. The version compared
+ * is DataHub's: `-1` for an absent aspect (and for CREATE), else the version in the latest value's system metadata.
+ */
+function failedPrecondition(proposal: ValidatedProposal, existing: StoredAspect | undefined): string | undefined {
+  const expected = headerOf(proposal, 'If-Version-Match')?.trim();
+  if (expected === undefined) return undefined;
+  const creating = proposal.changeType === 'CREATE' || proposal.changeType === 'CREATE_ENTITY';
+  const stored = existing?.systemMetadata['version'];
+  const actual =
+    creating || existing === undefined
+      ? '-1'
+      : typeof stored === 'string' && /^-?\d+$/.test(stored)
+        ? String(Number(stored))
+        : String(Math.max(1, existing.version));
+  return expected === actual ? undefined : `Expected version ${expected}, actual version ${actual}`;
+}
+
+/** A proposal header, by name without regard to case (as DataHub reads them). */
+function headerOf(proposal: ValidatedProposal, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(proposal.headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
 }
 
 function decideDelete(
