@@ -19,3 +19,16 @@ export function readSchemas(): SchemaFiles;
 
 /** Absolute path of the schemas directory. */
 export const schemasDirectory: string;
+
+/** An operator's own models, read from a directory (see `docs/custom-models.md`). */
+export interface CustomModelFiles {
+  /** The directory, as given. */
+  readonly directory: string;
+  /** Parsed `entity-registry.json` of the directory, when it has one. */
+  readonly entityRegistry: unknown;
+  /** Every `.avsc` under the directory, in path order, with paths relative to it. */
+  readonly aspects: readonly SchemaFile[];
+}
+
+/** Reads an operator's model directory (synchronously, at start-up). Throws naming a file that does not parse. */
+export function readCustomModels(directory: string): CustomModelFiles;

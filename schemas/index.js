@@ -1,27 +1,27 @@
 'use strict';
 // Reads the schema files beside this one. Composition roots call it once at start-up and hand the result to
 // `createEntityRegistry` / `createEventSerde`, so that domain code never touches the file system.
-const { readdirSync, readFileSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
-function readTree(root) {
+function readTree(root, base = __dirname) {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.avsc')) files.push({ file: relative(__dirname, path), schema: parse(path) });
+      else if (entry.name.endsWith('.avsc')) files.push({ file: relative(base, path), schema: parse(path, base) });
     }
   };
   walk(root);
   return files;
 }
 
-function parse(path) {
+function parse(path, base = __dirname) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`Cannot read schema ${relative(__dirname, path)}: ${error.message}`, { cause: error });
+    throw new Error(`Cannot read schema ${relative(base, path)}: ${error.message}`, { cause: error });
   }
 }
 
@@ -33,4 +33,13 @@ function readSchemas() {
   };
 }
 
-module.exports = { readSchemas, schemasDirectory: __dirname };
+// An operator's own models (docs/custom-models.md): `.avsc` files anywhere under the directory, and optionally an
+// `entity-registry.json` naming new entity types or aspects added to existing ones.
+function readCustomModels(directory) {
+  const registryPath = join(directory, 'entity-registry.json');
+  let entityRegistry;
+  if (existsSync(registryPath)) entityRegistry = parse(registryPath, directory);
+  return { directory, entityRegistry, aspects: readTree(directory, directory) };
+}
+
+module.exports = { readSchemas, readCustomModels, schemasDirectory: __dirname };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { engineConfig, env, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import { engineConfig, modelConfig, env, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
 
 /** How the gateway takes writes, shared by every process that runs it (alone, or in the standalone process). */
 export const ingestConfig = {
@@ -32,6 +32,7 @@ export const ingestConfig = {
 export const gatewayConfigSchema = z.object({
   ...listenerConfig(8080),
   ...engineConfig,
+  ...modelConfig,
   ...topicConfig,
   ...limitsConfig,
   ...ingestConfig,

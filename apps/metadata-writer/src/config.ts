@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { engineConfig, env, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import { engineConfig, modelConfig, env, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
 
 /** The writer's own settings, shared by every process that runs it (alone, or in the standalone process). */
 export const writerConfig = {
@@ -24,6 +24,7 @@ export const writerConfig = {
 export const metadataWriterConfigSchema = z.object({
   ...listenerConfig(8081),
   ...engineConfig,
+  ...modelConfig,
   ...topicConfig,
   ...limitsConfig,
   ...writerConfig,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { engineConfig, env, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import { engineConfig, modelConfig, env, listenerConfig, loadConfig, topicConfig } from '@strata/config';
 
 /** The search indexer's own settings, shared by every process that runs it (alone, or in the standalone process). */
 export const searchIndexerConfig = {
@@ -31,6 +31,7 @@ export const searchIndexerConfig = {
 export const searchIndexerConfigSchema = z.object({
   ...listenerConfig(8082),
   ...engineConfig,
+  ...modelConfig,
   ...topicConfig,
   ...searchIndexerConfig,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { engineConfig, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import { engineConfig, modelConfig, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
 import { ingestConfig } from '@strata/gateway';
 import { writerConfig } from '@strata/metadata-writer';
 import { searchIndexerConfig } from '@strata/search-indexer';
@@ -11,6 +11,7 @@ import { searchIndexerConfig } from '@strata/search-indexer';
 export const standaloneConfigSchema = z.object({
   ...listenerConfig(8080),
   ...engineConfig,
+  ...modelConfig,
   ...topicConfig,
   ...limitsConfig,
   ...ingestConfig,

@@ -1,2 +1,2 @@
 export { ConfigError, describeConfig, env, loadConfig, renderConfigReference } from './load-config';
-export { engineConfig, kafkaBrokers, kafkaSettings, limitsConfig, listenerConfig, topicConfig } from './shared-config';
+export { engineConfig, kafkaBrokers, kafkaSettings, limitsConfig, listenerConfig, modelConfig, topicConfig } from './shared-config';

@@ -30,6 +30,16 @@ export const engineConfig = {
     .describe('Log level.'),
 };
 
+/** The metadata model every service loads alike. */
+export const modelConfig = {
+  CUSTOM_MODELS_DIR: z
+    .string()
+    .optional()
+    .describe(
+      "Directory of an operator's own aspect and entity schemas (docs/custom-models.md), loaded beside DataHub's model at start. Every service of a deployment needs the same directory.",
+    ),
+};
+
 /** The log's topics, overridable with DataHub's variable names. */
 export const topicConfig = {
   METADATA_CHANGE_PROPOSAL_TOPIC_NAME: z.string().default('MetadataChangeProposal_v1').describe('Proposal topic.'),

@@ -42,6 +42,7 @@ export {
   type PatchContext,
   type PatchOperation,
 } from './aspect-patch';
+export { withCustomModels } from './custom-models';
 export { createEntityRegistry, type AspectSpec, type EntityRegistry, type EntitySpec } from './entity-registry';
 export {
   DEFAULT_MAX_ASPECT_BYTES,

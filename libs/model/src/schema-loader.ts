@@ -17,6 +17,8 @@ export interface LoadedSchemas {
   readonly named: ReadonlyMap<string, RecordSchema | EnumSchema | FixedSchema>;
   /** The file that defines each named type, by full name. */
   readonly fileOf: ReadonlyMap<string, string>;
+  /** The compiled `avsc` type of each named type, by full name (for schema resolution between versions). */
+  readonly types: Readonly<Record<string, Type>>;
 }
 
 type RawObject = Record<string, unknown>;
@@ -79,7 +81,12 @@ export function loadSchemaTree(files: readonly SchemaFile[]): LoadedSchemas {
     }
     pending = unresolved.map(({ file }) => file);
   }
-  return { named: buildViews(registry, rawDefinitions), fileOf };
+  return { named: buildViews(registry, rawDefinitions), fileOf, types: registry };
+}
+
+/** The full names of the named types a raw schema defines (Avro namespace rules). */
+export function namedTypesOf(schema: unknown): string[] {
+  return collectDefinitions(schema, '').map(([name]) => name);
 }
 
 /** Every named type defined inside a raw schema, with its full name (Avro namespace rules). */

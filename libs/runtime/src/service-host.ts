@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
-import { readSchemas } from '@strata/schemas';
-import { createEntityRegistry, UNKNOWN_ACTOR_URN, type EntityRegistry } from '@strata/model';
+import { readCustomModels, readSchemas } from '@strata/schemas';
+import { createEntityRegistry, UNKNOWN_ACTOR_URN, withCustomModels, type EntityRegistry } from '@strata/model';
 import { createEventSerde, topicNamesFrom, type EventSerde, type TopicNames } from '@strata/events';
 import { createHttpApp, listen, type AnyRoute, type RunnableService, type RunningServer } from '@strata/http';
 import { systemScheduler, type Scheduler } from '@strata/timing';
@@ -18,6 +18,8 @@ export interface HostSettings extends EngineSettings, TopicSettings {
   readonly HOST: string;
   readonly PORT: number;
   readonly LOG_LEVEL: string;
+  /** An operator's own models, loaded beside the built-in ones (`docs/custom-models.md`). */
+  readonly CUSTOM_MODELS_DIR?: string | undefined;
 }
 
 /** The model every service of a process shares: the entity registry, the log's records, the topic names. */
@@ -67,7 +69,9 @@ export function hostServices(
 ): RunnableService {
   const logger = pino({ level: settings.LOG_LEVEL, base: { service: name } });
   const engines = new Engines(settings, logger);
-  const schemas = readSchemas();
+  const customModels = settings.CUSTOM_MODELS_DIR;
+  const schemas =
+    customModels === undefined ? readSchemas() : withCustomModels(readSchemas(), readCustomModels(customModels));
   const model: SharedModel = {
     registry: createEntityRegistry(schemas),
     serde: createEventSerde(schemas),
