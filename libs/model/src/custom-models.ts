@@ -111,7 +111,8 @@ function mergeRegistries(
 ): { entities: RegistryEntryJson[] } {
   const base = (builtIn as { entities: RegistryEntryJson[] }).entities.map((entry) => ({ ...entry }));
   if (custom === undefined) return { entities: base };
-  const entries = (custom)?.entities;
+  const entries =
+    typeof custom === 'object' && custom !== null ? (custom as { entities?: unknown }).entities : undefined;
   if (!Array.isArray(entries)) return fail('entity-registry.json must be an object with an "entities" array');
   const byName = new Map(base.map((entry) => [entry.name, entry]));
   for (const [index, raw] of entries.entries()) {
