@@ -171,6 +171,20 @@ describe.each(deploymentNames)('%s', (deployment) => {
     expect(await related(domain, 'AssociatedWith', 'INCOMING')).toEqual([model]);
   });
 
+  it('serves every path under /api/gms as well, as DataHub’s documentation writes them', async () => {
+    expect((await http.get('/api/gms/config')).json).toMatchObject({ noCode: 'true' });
+    const search = await http.post('/api/gms/entities?action=search', {
+      entity: 'dataJob',
+      input: 'aggregate_orders',
+      start: 0,
+      count: 10,
+    });
+    expect((search.json as { value: { entities: string[] } }).value.entities).toEqual([job]);
+    const read = await http.get(`/api/gms/entitiesV2/${encodeURIComponent(job)}`);
+    expect(read.status).toBe(200);
+    expect((await http.get('/api/gms/nowhere')).status).toBe(404);
+  });
+
   it('accepts a legacy glossary-node snapshot, as the business-glossary connector sends it', async () => {
     const response = await http.post(
       '/entities?action=ingest',

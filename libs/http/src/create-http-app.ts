@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
 import { dirname } from 'node:path';
 import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
@@ -42,6 +42,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  app.use(frontendPrefix);
   const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
   app.use(mountRoutes(express.Router(), routes, contextFor, { maxBodyBytes: options.maxBodyBytes }));
   // Swagger UI's scripts and styles, beside its page (a documented route).
@@ -49,6 +50,22 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(notFoundHandler);
   app.use(createErrorHandler(options.logger));
   return app;
+}
+
+/**
+ * The prefix under which DataHub's frontend proxies its metadata service, and which DataHub's documentation writes in
+ * its examples (`/api/gms/entities?action=search`). Every path is also served beneath it, as if called directly.
+ */
+export const FRONTEND_PREFIX = '/api/gms';
+
+function frontendPrefix(request: Request, _response: Response, next: NextFunction): void {
+  const url = request.url;
+  if (url === FRONTEND_PREFIX || url.startsWith(`${FRONTEND_PREFIX}/`) || url.startsWith(`${FRONTEND_PREFIX}?`)) {
+    request.url = url.slice(FRONTEND_PREFIX.length) || '/';
+    if (request.url.startsWith('?')) request.url = `/${request.url}`;
+    request.originalUrl = request.url;
+  }
+  next();
 }
 
 function ownRoutes(options: HttpAppOptions): Route[] {
