@@ -96,7 +96,13 @@ describe.each(deploymentNames)('%s', (deployment) => {
         /Invalid URN/,
       ],
       ['a URN that is not a URN', proposal({ entityUrn: 'not-a-urn' }), 422, /Invalid URN/],
-      ['an unsupported change type', proposal({ changeType: 'PATCH' }), 422, /ChangeType PATCH not supported/],
+      ['an unsupported change type', proposal({ changeType: 'RESTATE' }), 422, /ChangeType RESTATE not supported/],
+      [
+        'a PATCH that is not a JSON Patch',
+        proposal({ changeType: 'PATCH' }),
+        422,
+        /Invalid JSON Patch for aspect status/,
+      ],
       ['a missing aspect name', proposal({ aspectName: undefined }), 422, /Aspect name is required/],
       ['an aspect value that is not JSON', proposal({}, '{"removed": tru'), 422, /Could not deserialize/],
       [
@@ -144,10 +150,10 @@ describe.each(deploymentNames)('%s', (deployment) => {
         /owners\/0\/type/,
       ],
       [
-        'a key aspect that contradicts the URN',
-        proposal({ aspectName: 'datasetKey' }, { platform: 'urn:li:dataPlatform:hive', name: 'other', origin: 'PROD' }),
+        'a key aspect that does not fit its schema',
+        proposal({ aspectName: 'datasetKey' }, { platform: 'urn:li:dataPlatform:hive', name: 3, origin: 'PROD' }),
         422,
-        /key/i,
+        /Invalid format for aspect: datasetKey/,
       ],
       [
         'a timeseries aspect without timestampMillis',

@@ -134,11 +134,11 @@ describe('the metadata writer under faults', () => {
     // The same proposal delivered again, as a consumer that had not committed its position would see it.
     await second.log.publish([proposalRecord('request-1', true)]);
 
-    const changeLogs = (await readTopic(second.log, topics.metadataChangeLogVersioned, 4)).map((record) =>
+    const changeLogs = (await readTopic(second.log, topics.metadataChangeLogVersioned, 5)).map((record) =>
       serde.changeLog.decode(record.value),
     );
     expect(changeLogs.map((log: MetadataChangeLog) => log.aspectName).sort()).toEqual(
-      ['browsePaths', 'dataPlatformInstance', 'datasetKey', 'status'].sort(),
+      ['browsePaths', 'browsePathsV2', 'dataPlatformInstance', 'datasetKey', 'status'].sort(),
     );
     const outcomes = (await readTopic(second.log, topics.metadataChangeProposalOutcome, 1)).map((record) =>
       serde.outcome.decode(record.value),

@@ -1,6 +1,5 @@
 import type { SchemaFiles } from '@strata/schemas';
 import { createEntityRegistry } from './entity-registry';
-import { ValidationError } from './errors';
 import { SchemaError } from './schema-error';
 import { sampleAspectValue, sampleUrn, testEntityRegistry, testSchemaFiles } from './testing';
 import { InvalidUrnError, parseUrn } from './urn';
@@ -99,7 +98,14 @@ describe('createEntityRegistry with the real schemas', () => {
     expect(() => dataset.keyFromUrn(parseUrn('urn:li:chart:(looker,a)'))).toThrow(
       'Invalid URN "urn:li:chart:(looker,a)": not a dataset URN',
     );
-    expect(() => registry.entity('corpuser')!.keyFromUrn(parseUrn('urn:li:corpuser:(a,b)'))).toThrow(ValidationError);
+  });
+
+  it('given a one-field key and an id that looks like a tuple, when derived, then the whole id is the name', () => {
+    const term = parseUrn('urn:li:glossaryTerm:(instruments,instruments.FinancialInstrument_v1)');
+    expect(registry.entity('glossaryTerm')!.keyFromUrn(term)).toEqual({
+      name: '(instruments,instruments.FinancialInstrument_v1)',
+    });
+    expect(registry.entity('corpuser')!.keyFromUrn(parseUrn('urn:li:corpuser:(a,b)'))).toEqual({ username: '(a,b)' });
   });
 });
 

@@ -146,17 +146,20 @@ function createEntitySpec(
     keyFromUrn: (urn: Urn): JsonObject => {
       const text = urn.toString();
       if (urn.entityType !== entry.name) throw new InvalidUrnError(text, `not a ${entry.name} URN`);
-      if (urn.parts.length !== keyFields.length) {
+      // A one-field key takes the whole id, even one that looks like a tuple: DataHub's documentation reads
+      // `urn:li:glossaryTerm:(instruments,instruments.FinancialInstrument_v1)`, whose name is all of the id.
+      const parts = keyFields.length === 1 ? [urn.id] : urn.parts;
+      if (parts.length !== keyFields.length) {
         const expected = keyFields.map((field) => field.name).join(', ');
         const count = (n: number) => `${n} part${n === 1 ? '' : 's'}`;
         throw new InvalidUrnError(
           text,
-          `a ${entry.name} URN has ${count(keyFields.length)} (${expected}), this one has ${count(urn.parts.length)}`,
+          `a ${entry.name} URN has ${count(keyFields.length)} (${expected}), this one has ${count(parts.length)}`,
         );
       }
       const key: JsonObject = {};
       keyFields.forEach((field, index) => {
-        key[field.name] = keyPartValue(field.type, urn.parts[index] ?? '');
+        key[field.name] = keyPartValue(field.type, parts[index] ?? '');
       });
       try {
         return keyAspect.validate(key);

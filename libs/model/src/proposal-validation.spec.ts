@@ -166,7 +166,9 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
       new ValidationError('Proposal field changeType is required'),
     );
     expect(rejection(proposal({ changeType: 7 }))).toEqual(
-      new ValidationError('ChangeType 7 not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE, PATCH'),
+      new ValidationError(
+        'ChangeType 7 not supported: expected one of UPSERT, UPDATE, CREATE, CREATE_ENTITY, DELETE, PATCH',
+      ),
     );
   });
 
@@ -258,13 +260,18 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
     );
   });
 
-  it('given a key aspect that differs from the URN, when validated, then ValidationError', () => {
+  it('given a key aspect that differs from the URN, when validated, then the key derived from the URN, as DataHub keeps', () => {
     const key = { platform: 'urn:li:dataPlatform:hive', name: 'Other', origin: 'PROD' };
-    expect(rejection(proposal({ aspectName: 'datasetKey', aspect: { value: JSON.stringify(key) } }))).toEqual(
-      new ValidationError(
-        'Key aspect datasetKey does not match the entity URN: expected {"platform":"urn:li:dataPlatform:hive","name":"SampleHiveDataset","origin":"PROD"}, got {"platform":"urn:li:dataPlatform:hive","name":"Other","origin":"PROD"}',
-      ),
-    );
+    expect(
+      validateProposal(registry, proposal({ aspectName: 'datasetKey', aspect: { value: JSON.stringify(key) } })).value,
+    ).toEqual({
+      platform: 'urn:li:dataPlatform:hive',
+      name: 'SampleHiveDataset',
+      origin: 'PROD',
+    });
+    expect(
+      rejection(proposal({ aspectName: 'datasetKey', aspect: { value: JSON.stringify({ name: 3 }) } })).message,
+    ).toMatch(/^Invalid format for aspect: datasetKey/);
   });
 
   it('given a timeseries value without timestampMillis, when validated, then DataHub’s text', () => {

@@ -216,12 +216,9 @@ function validateAspect(aspect: AspectSpec, key: JsonObject, generic: unknown, m
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError(`Invalid format for aspect: ${aspect.name}\n Cause: ${error.message}`, { cause: error });
   }
-  if (aspect.isKey && !deepEqual(value, key)) {
-    throw new ValidationError(
-      `Key aspect ${aspect.name} does not match the entity URN: expected ${JSON.stringify(key)}, got ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
+  // A key aspect is what the URN says, whatever was sent beside it: DataHub validates the sent one against its schema,
+  // then discards it for the key derived from the URN (its Power BI connector sends dashboard keys that differ).
+  return aspect.isKey ? key : value;
 }
 
 /**
@@ -326,23 +323,6 @@ function stringMap(input: unknown, name: string): Record<string, string> {
   return output;
 }
 
-function deepEqual(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (Array.isArray(left) || Array.isArray(right)) {
-    return (
-      Array.isArray(left) &&
-      Array.isArray(right) &&
-      left.length === right.length &&
-      left.every((item, index) => deepEqual(item, right[index]))
-    );
-  }
-  if (!isPlainObject(left) || !isPlainObject(right)) return false;
-  const keys = Object.keys(left);
-  return (
-    keys.length === Object.keys(right).length &&
-    keys.every((key) => Object.hasOwn(right, key) && deepEqual(left[key], right[key]))
-  );
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -157,6 +157,7 @@ describe('ProposalProcessor', () => {
         versioned,
         versioned,
         versioned,
+        versioned,
         topics.metadataChangeProposalOutcome,
       ]);
       for (const record of log.published) {
@@ -166,6 +167,7 @@ describe('ProposalProcessor', () => {
       expect(log.changeLogs().map((changeLog) => [changeLog.aspectName, changeLog.created?.actor])).toEqual([
         ['datasetKey', 'urn:li:corpuser:jdoe'],
         ['browsePaths', 'urn:li:corpuser:jdoe'],
+        ['browsePathsV2', 'urn:li:corpuser:jdoe'],
         ['dataPlatformInstance', 'urn:li:corpuser:jdoe'],
         ['status', 'urn:li:corpuser:jdoe'],
       ]);
@@ -179,7 +181,7 @@ describe('ProposalProcessor', () => {
           version: 1,
           errorCode: null,
           error: null,
-          indexedChangeLogs: 4,
+          indexedChangeLogs: 5,
           changeLogTopics: [versioned],
           timestampMillis: now,
         },
@@ -304,14 +306,14 @@ describe('ProposalProcessor', () => {
         ),
       ]);
 
-      expect(log.on(versioned).map(marked)).toEqual([false, false, false, true]);
+      expect(log.on(versioned).map(marked)).toEqual([false, false, false, false, true]);
       expect(log.on(versioned).at(-1)?.headers).toEqual({
         ...requestHeaders('request-1'),
         [RecordHeader.awaitIndexing]: 'true',
       });
       expect(log.on(topics.metadataChangeProposalOutcome).map(marked)).toEqual([false]);
       expect(log.outcomes()).toEqual([
-        expect.objectContaining({ status: 'APPLIED', indexedChangeLogs: 4, changeLogTopics: [versioned] }),
+        expect.objectContaining({ status: 'APPLIED', indexedChangeLogs: 5, changeLogTopics: [versioned] }),
       ]);
     });
 
@@ -327,16 +329,17 @@ describe('ProposalProcessor', () => {
       expect(log.changeLogs(versioned).map((changeLog) => changeLog.aspectName)).toEqual([
         'datasetKey',
         'browsePaths',
+        'browsePathsV2',
         'dataPlatformInstance',
       ]);
-      expect(log.on(versioned).map(marked)).toEqual([false, false, true]);
+      expect(log.on(versioned).map(marked)).toEqual([false, false, false, true]);
       expect(log.changeLogs(timeseries).map((changeLog) => changeLog.aspectName)).toEqual(['datasetProfile']);
       expect(log.on(timeseries).map(marked)).toEqual([true]);
       expect(log.outcomes()).toEqual([
         expect.objectContaining({
           status: 'APPLIED',
           version: null,
-          indexedChangeLogs: 3,
+          indexedChangeLogs: 4,
           changeLogTopics: [versioned, timeseries],
         }),
       ]);
@@ -367,6 +370,7 @@ describe('ProposalProcessor', () => {
       expect(log.changeLogs().map((changeLog) => changeLog.aspectName)).toEqual([
         'datasetKey',
         'browsePaths',
+        'browsePathsV2',
         'dataPlatformInstance',
         'status',
         'status',

@@ -102,6 +102,7 @@ describe('decide', () => {
           expect(decision.mutations).toEqual([
             put('datasetKey', hiveKey),
             put('browsePaths', { paths: ['/prod/hive/db'] }),
+            put('browsePathsV2', { path: [{ id: 'db' }] }),
             put('dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
             put('status', { removed: false }),
           ]);
@@ -117,6 +118,7 @@ describe('decide', () => {
           expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
             'datasetKey',
             'browsePaths',
+            'browsePathsV2',
             'dataPlatformInstance',
             'status',
           ]);
@@ -135,6 +137,7 @@ describe('decide', () => {
           expect(decision.changeLogs.map((log) => log.aspect)).toEqual([
             hiveKey,
             { paths: ['/prod/hive/db'] },
+            { path: [{ id: 'db' }] },
             { platform: 'urn:li:dataPlatform:hive' },
             { removed: false },
           ]);
@@ -167,9 +170,10 @@ describe('decide', () => {
         .given(nothingStored)
         .when(validated(hiveDataset, 'browsePaths', { paths: ['/mine'] }))
         .then((decision) => {
-          expect(putNames(decision)).toEqual(['datasetKey', 'dataPlatformInstance', 'browsePaths']);
+          expect(putNames(decision)).toEqual(['datasetKey', 'browsePathsV2', 'dataPlatformInstance', 'browsePaths']);
           expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
             'datasetKey',
+            'browsePathsV2',
             'dataPlatformInstance',
             'browsePaths',
           ]);
@@ -184,10 +188,11 @@ describe('decide', () => {
         .when(validated(hiveDataset, 'datasetKey', hiveKey))
         .then((decision) => {
           // The key leads, as for every first write, and nothing is written twice.
-          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance']);
+          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'browsePathsV2', 'dataPlatformInstance']);
           expect(decision.changeLogs.map((log) => log.aspectName)).toEqual([
             'datasetKey',
             'browsePaths',
+            'browsePathsV2',
             'dataPlatformInstance',
           ]);
           expect(putValue(decision, 'datasetKey')).toEqual(hiveKey);
@@ -200,10 +205,18 @@ describe('decide', () => {
         .given(nothingStored)
         .when(validated('urn:li:chart:(Looker,c1)', 'status', { removed: false }))
         .then((decision) => {
-          expect(putNames(decision)).toEqual(['chartKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(putNames(decision)).toEqual([
+            'chartKey',
+            'browsePaths',
+            'browsePathsV2',
+            'dataPlatformInstance',
+            'status',
+          ]);
           expect(putValue(decision, 'chartKey')).toEqual({ dashboardTool: 'Looker', chartId: 'c1' });
           expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/Looker'] });
-          expect(putValue(decision, 'dataPlatformInstance')).toEqual({ platform: 'urn:li:dataPlatform:Looker' });
+          expect(putValue(decision, 'browsePathsV2')).toEqual({ path: [{ id: 'Default' }] });
+          // DataHub names the platform by the tool, lowercased.
+          expect(putValue(decision, 'dataPlatformInstance')).toEqual({ platform: 'urn:li:dataPlatform:looker' });
         });
     });
 
@@ -212,10 +225,74 @@ describe('decide', () => {
         .given(nothingStored)
         .when(validated('urn:li:dashboard:(Looker,d1)', 'status', { removed: false }))
         .then((decision) => {
-          expect(putNames(decision)).toEqual(['dashboardKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(putNames(decision)).toEqual([
+            'dashboardKey',
+            'browsePaths',
+            'browsePathsV2',
+            'dataPlatformInstance',
+            'status',
+          ]);
           expect(putValue(decision, 'browsePaths')).toEqual({ paths: ['/looker'] });
         });
     });
+
+    it.each([
+      [
+        'a data job',
+        'urn:li:dataJob:(urn:li:dataFlow:(Airflow,nightly,PROD),load)',
+        {
+          browsePaths: { paths: ['/airflow/prod'] },
+          browsePathsV2: {
+            path: [{ id: 'urn:li:dataFlow:(Airflow,nightly,PROD)', urn: 'urn:li:dataFlow:(Airflow,nightly,PROD)' }],
+          },
+          dataPlatformInstance: { platform: 'urn:li:dataPlatform:airflow' },
+        },
+      ],
+      [
+        'a data flow',
+        'urn:li:dataFlow:(airflow,nightly,prod)',
+        {
+          browsePaths: { paths: ['/airflow/prod'] },
+          browsePathsV2: { path: [{ id: 'Default' }] },
+          dataPlatformInstance: { platform: 'urn:li:dataPlatform:airflow' },
+        },
+      ],
+      [
+        'an ML model',
+        'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)',
+        {
+          browsePathsV2: { path: [{ id: 'Default' }] },
+          dataPlatformInstance: { platform: 'urn:li:dataPlatform:sagemaker' },
+        },
+      ],
+      ['a container', 'urn:li:container:abc', { browsePathsV2: { path: [{ id: 'Default' }] } }],
+      [
+        'a dataset whose name has no folders',
+        'urn:li:dataset:(urn:li:dataPlatform:hive,orders,PROD)',
+        {
+          browsePaths: { paths: ['/prod/hive'] },
+          browsePathsV2: { path: [{ id: 'Default' }] },
+          dataPlatformInstance: { platform: 'urn:li:dataPlatform:hive' },
+        },
+      ],
+    ])(
+      'given %s never written, when first written, then DataHub’s default aspects come with it',
+      (_case, urn, defaults) => {
+        spec
+          .given(nothingStored)
+          .when(validated(urn, 'status', { removed: false }))
+          .then((decision) => {
+            const written = Object.fromEntries(
+              decision.mutations.flatMap((mutation) =>
+                mutation.kind === 'put' && !mutation.aspect.endsWith('Key') && mutation.aspect !== 'status'
+                  ? [[mutation.aspect, mutation.row.value]]
+                  : [],
+              ),
+            );
+            expect(written).toEqual(defaults);
+          });
+      },
+    );
 
     it('given a new corpuser, when first written, then only its key is added (it has no default aspects)', () => {
       spec
@@ -398,7 +475,13 @@ describe('decide', () => {
         .given(nothingStored)
         .when(validated(hiveDataset, 'status', { removed: true }, { changeType: 'CREATE_ENTITY' }))
         .then((decision) => {
-          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', 'status']);
+          expect(putNames(decision)).toEqual([
+            'datasetKey',
+            'browsePaths',
+            'browsePathsV2',
+            'dataPlatformInstance',
+            'status',
+          ]);
           expect(decision.outcome).toEqual({ status: 'APPLIED', version: 1 });
         });
     });
@@ -503,10 +586,17 @@ describe('decide', () => {
         .given(nothingStored)
         .when(validated(hiveDataset, 'datasetProfile', profile))
         .then((decision) => {
-          expect(putNames(decision)).toEqual(['datasetKey', 'browsePaths', 'dataPlatformInstance', '<putTimeseries>']);
+          expect(putNames(decision)).toEqual([
+            'datasetKey',
+            'browsePaths',
+            'browsePathsV2',
+            'dataPlatformInstance',
+            '<putTimeseries>',
+          ]);
           expect(decision.changeLogs.map((log) => [log.aspectName, log.timeseries])).toEqual([
             ['datasetKey', false],
             ['browsePaths', false],
+            ['browsePathsV2', false],
             ['dataPlatformInstance', false],
             ['datasetProfile', true],
           ]);

@@ -9,6 +9,7 @@ import {
   type EntitySpec,
   type JsonObject,
   type Urn,
+  SYSTEM_ACTOR_URN,
 } from '@strata/model';
 import type { AspectStore } from '@strata/store';
 
@@ -43,6 +44,8 @@ export class EntityReader {
   constructor(
     private readonly store: AspectStore,
     private readonly registry: EntityRegistry,
+    /** The time stamped on the key aspect of an entity never written, as DataHub stamps it when it derives one. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The entity of a URN (text, or already {@link resolve}d). */
@@ -64,7 +67,7 @@ export class EntityReader {
             version: 0,
             value: key,
             systemMetadata: undefined,
-            created: undefined,
+            created: { time: this.now(), actor: SYSTEM_ACTOR_URN },
           },
     );
     for (const spec of entity.aspects) {
@@ -75,7 +78,8 @@ export class EntityReader {
   }
 
   /**
-   * One version of an aspect: 0 is the latest, N ≥ 1 that ordinal, and a negative number counts back from the latest
+   * One version of an aspect: 0 is the latest, N ≥ 1 that ordinal of the earlier versions (the latest's own ordinal is
+   * not one: DataHub stores the latest as version 0 only), and a negative number counts back from the latest
    * historical version (-1 is the one before the latest), as DataHub does. NotFoundError when there is none.
    */
   async getVersion(urnText: string, aspectName: string, version: number): Promise<ReadAspect & { requested: number }> {
@@ -93,6 +97,10 @@ export class EntityReader {
     }
     const row = await this.store.getVersion(urn.toString(), aspectName, ordinal);
     if (!row) throw notFound();
+    // DataHub keeps the latest value as version 0 only: its own ordinal names no stored row (ADR 3).
+    if (version > 0 && (await this.store.getVersion(urn.toString(), aspectName, 0))?.version === ordinal) {
+      throw notFound();
+    }
     return { ...readAspect(spec, row), requested: version < 0 ? ordinal : version };
   }
 
