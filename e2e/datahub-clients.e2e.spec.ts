@@ -185,6 +185,28 @@ describe.each(deploymentNames)('%s', (deployment) => {
     expect((await http.get('/api/gms/nowhere')).status).toBe(404);
   });
 
+  it('follows DataHub’s documentation: a term whose id looks like a tuple, and the key of an entity never written', async () => {
+    const term = 'urn:li:glossaryTerm:(instruments,instruments.FinancialInstrument_v1)';
+    const written = await http.post(
+      '/aspects?action=ingestProposal',
+      { proposal: mcp(term, 'glossaryTermInfo', { definition: 'A contract', termSource: 'INTERNAL' }) },
+      sink,
+    );
+    expect(written.status).toBe(200);
+    expect((await aspectsOf(term))['glossaryTermKey']?.value).toEqual({
+      name: '(instruments,instruments.FinancialInstrument_v1)',
+    });
+    const unknown = await http.get(`/entitiesV2/${encodeURIComponent('urn:li:corpuser:never-written')}`);
+    expect(unknown.json).toMatchObject({
+      aspects: {
+        corpUserKey: {
+          value: { username: 'never-written' },
+          created: { actor: 'urn:li:corpuser:__datahub_system', time: expect.any(Number) as unknown },
+        },
+      },
+    });
+  });
+
   it('accepts a legacy glossary-node snapshot, as the business-glossary connector sends it', async () => {
     const response = await http.post(
       '/entities?action=ingest',
