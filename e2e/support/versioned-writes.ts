@@ -24,7 +24,9 @@ export async function storedVersions(http: TestHttpClient, tagUrn: string): Prom
   const count = Number(aspects['tagProperties']?.systemMetadata?.version ?? 0);
   const descriptions: string[] = [];
   for (let version = 1; version <= count; version++) {
-    const response = await http.get(`/aspects/${urn}?aspect=tagProperties&version=${version}`);
+    // The earlier versions by their ordinals; the latest is version 0 only, as in DataHub.
+    const asked = version === count ? 0 : version;
+    const response = await http.get(`/aspects/${urn}?aspect=tagProperties&version=${asked}`);
     if (response.status !== 200) throw new Error(`version ${version} of ${tagUrn}: HTTP ${response.status}`);
     const value = (response.json as { aspect: Record<string, { description: string }> }).aspect[
       'com.linkedin.tag.TagProperties'
