@@ -162,10 +162,10 @@ describe.each(deploymentNames)('%s', (deployment) => {
         /timestampMillis/,
       ],
       [
-        'a DELETE of a timeseries aspect',
-        proposal({ aspectName: 'datasetProfile', changeType: 'DELETE', aspect: undefined }),
+        'a CREATE of a timeseries aspect',
+        proposal({ aspectName: 'datasetProfile', changeType: 'CREATE' }, { timestampMillis: 1 }),
         422,
-        /timeseries|UPSERT/,
+        /not supported for timeseries aspect datasetProfile: expected UPSERT \(or DELETE\)/,
       ],
       [
         'an aspect over the size limit',

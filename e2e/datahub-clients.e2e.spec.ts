@@ -321,4 +321,52 @@ describe.each(deploymentNames)('%s', (deployment) => {
       });
     });
   });
+
+  describe('hard delete, as `datahub delete --hard` calls it', () => {
+    const doomed = datasetUrn('shop.public.doomed', 'postgres');
+    const profile = (timestampMillis: number) => mcp(doomed, 'datasetProfile', { timestampMillis, rowCount: 10 });
+    const remove = (body: Record<string, unknown>) => http.post('/entities?action=delete', body, sink);
+
+    it('deletes a timeseries aspect’s values in an inclusive range, then the whole entity, counting what went', async () => {
+      const proposals = [
+        mcp(doomed, 'datasetProperties', { customProperties: {}, name: 'doomed', tags: [] }),
+        mcp(doomed, 'datasetProperties', { customProperties: {}, name: 'doomed', description: 'v2', tags: [] }),
+        profile(1000),
+        profile(2000),
+        profile(3000),
+      ];
+      for (const proposal of proposals) {
+        expect((await http.post('/aspects?action=ingestProposal', { proposal }, sink)).status).toBe(200);
+      }
+      const ranged = await remove({
+        urn: doomed,
+        aspectName: 'datasetProfile',
+        startTimeMillis: 1500,
+        endTimeMillis: 3000,
+      });
+      expect(ranged.json).toEqual({ value: { urn: doomed, timeseriesRows: 2 } });
+
+      // Versions: datasetKey, browsePaths, browsePathsV2, dataPlatformInstance (1 each), datasetProperties (2).
+      const whole = await remove({ urn: doomed });
+      expect(whole.json).toEqual({ value: { urn: doomed, rows: 6, timeseriesRows: 1 } });
+      expect(Object.keys(await aspectsOf(doomed))).toEqual(['datasetKey']);
+      expect(await search('dataset', 'doomed')).toEqual([]);
+      expect((await http.get(`/aspects/${encodeURIComponent(doomed)}?aspect=datasetKey&version=0`)).status).toBe(404);
+    });
+
+    it('answers a URN never written with nothing deleted, and refuses what it cannot do with a 400', async () => {
+      const never = datasetUrn('never.written', 'postgres');
+      expect((await remove({ urn: never })).json).toEqual({ value: { urn: never, rows: 0, timeseriesRows: 0 } });
+      const versioned = await remove({ urn: never, aspectName: 'datasetProperties' });
+      expect(versioned.status).toBe(400);
+      expect((versioned.json as { message: string }).message).toBe(
+        'Not supported for non-timeseries aspect datasetProperties.',
+      );
+      const unknown = await remove({ urn: 'urn:li:spaceship:x' });
+      expect(unknown.status).toBe(400);
+      expect((unknown.json as { message: string }).message).toBe(
+        'Failed to find entity with name spaceship in EntityRegistry',
+      );
+    });
+  });
 });

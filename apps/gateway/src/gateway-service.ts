@@ -6,6 +6,7 @@ import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
+import { deleteRoutes } from './http/delete-routes';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
@@ -76,6 +77,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
       }),
+      ...deleteRoutes({ registry: options.registry, submitter }),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

@@ -56,7 +56,8 @@ export function parseAspectPatch(aspectName: string, document: unknown): AspectP
     rawOperations = document['patch'];
     const keys = document['arrayPrimaryKeys'];
     const force = document['forceGenericPatch'];
-    if (force !== undefined && force !== null && typeof force !== 'boolean') fail('forceGenericPatch must be a boolean');
+    if (force !== undefined && force !== null && typeof force !== 'boolean')
+      fail('forceGenericPatch must be a boolean');
     if (keys !== undefined && keys !== null) {
       if (!isObject(keys)) return fail('arrayPrimaryKeys must be an object of arrays of field names');
       arrayPrimaryKeys = {};
@@ -83,7 +84,8 @@ export function parseAspectPatch(aspectName: string, document: unknown): AspectP
     if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
       return fail(`${where}: path must be a JSON pointer ("/..."), got ${JSON.stringify(path)}`);
     }
-    if ((op === 'add' || op === 'replace' || op === 'test') && value === undefined) fail(`${where}: ${op} needs a value`);
+    if ((op === 'add' || op === 'replace' || op === 'test') && value === undefined)
+      fail(`${where}: ${op} needs a value`);
     if ((op === 'move' || op === 'copy') && typeof from !== 'string') fail(`${where}: ${op} needs "from"`);
     return {
       op: op as PatchOperationName,
@@ -326,7 +328,8 @@ function unkeyArray(container: JsonObject, keying: ArrayKeying): void {
         if (isObject(item)) {
           keying.keys.forEach((key, index) => {
             const token = path[index] ?? '';
-            if (token !== '' && !key.includes(KEY_PATH_SEPARATOR) && !Object.hasOwn(item, key)) setOwn(item, key, token);
+            if (token !== '' && !key.includes(KEY_PATH_SEPARATOR) && !Object.hasOwn(item, key))
+              setOwn(item, key, token);
           });
           for (const inner of keying.inner ?? []) unkeyArray(item, inner);
         }

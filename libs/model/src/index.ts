@@ -47,7 +47,9 @@ export { createEntityRegistry, type AspectSpec, type EntityRegistry, type Entity
 export {
   DEFAULT_MAX_ASPECT_BYTES,
   MAX_JSON_NESTING_DEPTH,
+  TIME_RANGE_HEADERS,
   checkNestingDepth,
+  timeRangeOf,
   validateProposal,
   type ProposalChangeType,
   type ProposalValidationOptions,

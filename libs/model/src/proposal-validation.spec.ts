@@ -187,16 +187,30 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
     );
   });
 
-  it.each(['CREATE', 'DELETE', 'CREATE_ENTITY'])(
-    'given %s of a timeseries aspect, when validated, then only UPSERT is accepted',
+  it.each(['CREATE', 'CREATE_ENTITY', 'PATCH'])(
+    'given %s of a timeseries aspect, when validated, then only UPSERT and DELETE are accepted',
     (changeType) => {
       expect(rejection(proposal({ changeType, aspectName: 'datasetProfile' }))).toEqual(
         new ValidationError(
-          `ChangeType ${changeType} not supported for timeseries aspect datasetProfile: expected UPSERT`,
+          `ChangeType ${changeType} not supported for timeseries aspect datasetProfile: expected UPSERT (or DELETE)`,
         ),
       );
     },
   );
+
+  it('given a DELETE of a timeseries aspect, when its time range headers are bad, then the reason', () => {
+    const deleting = (headers: Record<string, string>) =>
+      proposal({ changeType: 'DELETE', aspectName: 'datasetProfile', aspect: undefined, headers });
+    expect(validateProposal(registry, deleting({ startTimeMillis: '10', endTimeMillis: '20' })).changeType).toBe(
+      'DELETE',
+    );
+    expect(rejection(deleting({ startTimeMillis: 'yesterday' }))).toEqual(
+      new ValidationError('Header startTimeMillis must be epoch milliseconds, got "yesterday"'),
+    );
+    expect(rejection(deleting({ startTimeMillis: '20', endTimeMillis: '10' }))).toEqual(
+      new ValidationError('The time range ends (10) before it starts (20)'),
+    );
+  });
 
   it('given no aspect or no value for an UPSERT, when validated, then ValidationError', () => {
     expect(rejection(proposal({ aspect: undefined }))).toEqual(

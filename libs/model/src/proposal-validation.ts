@@ -121,17 +121,21 @@ export function validateProposal(
     throw new ValidationError(`Proposal field aspectName must be a string, got ${describe(aspectName)}`);
   const aspect = entity.aspect(aspectName);
   if (aspect === undefined) throw new ValidationError(`Unknown aspect ${aspectName} for entity ${entityType}`);
-  if (aspect.kind === 'timeseries' && changeType !== 'UPSERT') {
+  if (aspect.kind === 'timeseries' && changeType !== 'UPSERT' && changeType !== 'DELETE') {
     throw new ValidationError(
-      `ChangeType ${rawChangeType as string} not supported for timeseries aspect ${aspectName}: expected UPSERT`,
+      `ChangeType ${rawChangeType as string} not supported for timeseries aspect ${aspectName}: expected UPSERT (or DELETE)`,
     );
   }
 
   const systemMetadata = validateSystemMetadata(input['systemMetadata']);
   const headers = validateHeaders(input['headers']);
+  if (changeType === 'DELETE' && aspect.kind === 'timeseries') timeRangeOf(headers);
   if (changeType === 'PATCH') {
     if (aspect.isKey) throw new ValidationError(`ChangeType PATCH not supported for key aspect ${aspectName}`);
-    const patch = parseAspectPatch(aspectName, aspectDocument(aspect, input['aspect'], maxAspectBytes, PATCH_MEDIA_TYPES));
+    const patch = parseAspectPatch(
+      aspectName,
+      aspectDocument(aspect, input['aspect'], maxAspectBytes, PATCH_MEDIA_TYPES),
+    );
     return Object.freeze({ entity, urn, changeType, aspect, value: undefined, patch, systemMetadata, headers });
   }
   const value = changeType === 'DELETE' ? undefined : validateAspect(aspect, key, input['aspect'], maxAspectBytes);
@@ -307,6 +311,29 @@ function isAvroLong(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= AVRO_LONG_MIN && value <= AVRO_LONG_MAX;
 }
 
+/** The headers that bound a DELETE of a timeseries aspect: epoch milliseconds, inclusive, each optional. */
+export const TIME_RANGE_HEADERS = { from: 'startTimeMillis', until: 'endTimeMillis' } as const;
+
+/**
+ * The inclusive range a DELETE of a timeseries aspect removes, from its proposal's headers (absent bound: open).
+ * Throws a ValidationError for a bound that is not an integer, or a range that ends before it starts.
+ */
+export function timeRangeOf(headers: Readonly<Record<string, string>>): { fromMillis?: number; untilMillis?: number } {
+  const read = (name: string): number | undefined => {
+    const text = headers[name];
+    if (text === undefined) return undefined;
+    if (!/^-?\d{1,16}$/.test(text.trim()))
+      throw new ValidationError(`Header ${name} must be epoch milliseconds, got ${JSON.stringify(text)}`);
+    return Number(text.trim());
+  };
+  const fromMillis = read(TIME_RANGE_HEADERS.from);
+  const untilMillis = read(TIME_RANGE_HEADERS.until);
+  if (fromMillis !== undefined && untilMillis !== undefined && untilMillis < fromMillis) {
+    throw new ValidationError(`The time range ends (${untilMillis}) before it starts (${fromMillis})`);
+  }
+  return { ...(fromMillis === undefined ? {} : { fromMillis }), ...(untilMillis === undefined ? {} : { untilMillis }) };
+}
+
 function validateHeaders(input: unknown): Readonly<Record<string, string>> {
   if (input === undefined || input === null) return Object.freeze({});
   return Object.freeze(stringMap(input, 'headers'));
@@ -322,7 +349,6 @@ function stringMap(input: unknown, name: string): Record<string, string> {
   }
   return output;
 }
-
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

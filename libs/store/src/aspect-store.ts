@@ -42,6 +42,9 @@ export interface AspectStore {
   /** Marks outbox records published (idempotent: unknown or already-marked ids are ignored). */
   markPublished(ids: readonly string[]): Promise<void>;
 
+  /** How many timeseries values of these aspects of one entity lie in the range. */
+  countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
+
   /** Durable values of a timeseries aspect for one entity, newest first (the source for rebuilding its index). */
   getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]>;
 
@@ -108,13 +111,27 @@ export interface DeleteEntity {
   readonly urn: string;
 }
 
+/** An inclusive range of timestamps, epoch milliseconds; an absent bound is open. */
+export interface TimeRange {
+  readonly fromMillis?: number;
+  readonly untilMillis?: number;
+}
+
+/** Removes the values of a timeseries aspect of one entity whose timestamp lies in the range. */
+export interface DeleteTimeseries {
+  readonly kind: 'deleteTimeseries';
+  readonly urn: string;
+  readonly aspect: string;
+  readonly range: TimeRange;
+}
+
 /** Keeps a timeseries value durably; a value with the same (urn, aspect, timestampMillis) is replaced. */
 export interface PutTimeseries {
   readonly kind: 'putTimeseries';
   readonly value: StoredTimeseriesValue;
 }
 
-export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries;
+export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries | DeleteTimeseries;
 
 /** A record the writer publishes once the commit holding it is durable (transactional outbox). */
 export interface OutboxRecord {

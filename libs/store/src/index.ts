@@ -4,6 +4,7 @@ export type {
   AspectStore,
   DeleteAspect,
   DeleteEntity,
+  DeleteTimeseries,
   JsonObject,
   OutboxRecord,
   PendingOutboxRecord,
@@ -12,6 +13,7 @@ export type {
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
+  TimeRange,
 } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';

@@ -13,6 +13,7 @@ import type {
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
+  TimeRange,
 } from './aspect-store';
 
 /** Options of {@link MongoAspectStore.connect}. */
@@ -187,6 +188,16 @@ export class MongoAspectStore implements AspectStore {
     if (sequenceNumbers.length > 0) await this.collections.outbox.deleteMany({ _id: { $in: sequenceNumbers } });
   }
 
+  async countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
+    this.assertOpen();
+    if (aspects.length === 0) return 0;
+    return this.collections.timeseries.countDocuments({
+      urn,
+      aspect: { $in: [...aspects] },
+      ...timestampFilter(range),
+    });
+  }
+
   async getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]> {
     this.assertOpen();
     const limit = options?.limit;
@@ -221,6 +232,12 @@ export class MongoAspectStore implements AspectStore {
       case 'deleteEntity':
         await aspects.deleteMany({ urn: mutation.urn }, { session });
         await timeseries.deleteMany({ urn: mutation.urn }, { session });
+        return;
+      case 'deleteTimeseries':
+        await timeseries.deleteMany(
+          { urn: mutation.urn, aspect: mutation.aspect, ...timestampFilter(mutation.range) },
+          { session },
+        );
         return;
       case 'putTimeseries': {
         const { urn, aspect, timestampMillis } = mutation.value;
@@ -551,3 +568,14 @@ async function createCollectionIfAbsent(db: Db, name: string): Promise<void> {
 }
 
 const NAMESPACE_EXISTS = 48;
+
+/** The filter on `timestampMillis` of an inclusive range; none when both bounds are open. */
+function timestampFilter(range: TimeRange): { timestampMillis?: { $gte?: number; $lte?: number } } {
+  if (range.fromMillis === undefined && range.untilMillis === undefined) return {};
+  return {
+    timestampMillis: {
+      ...(range.fromMillis === undefined ? {} : { $gte: range.fromMillis }),
+      ...(range.untilMillis === undefined ? {} : { $lte: range.untilMillis }),
+    },
+  };
+}

@@ -13,6 +13,7 @@ import type {
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
+  TimeRange,
 } from './aspect-store';
 
 /** The tables of the store file. */
@@ -127,6 +128,12 @@ export class SqliteAspectStore implements AspectStore {
       deleteAspect: db.prepare<[string, string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       deleteEntityAspects: db.prepare<[string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
       deleteEntityTimeseries: db.prepare<[string]>('DELETE FROM timeseries_aspect WHERE urn = ?'),
+      deleteTimeseriesRange: db.prepare<[string, string, number, number]>(
+        'DELETE FROM timeseries_aspect WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
+      ),
+      countTimeseriesRange: db.prepare<[string, string, number, number], { n: number }>(
+        'SELECT count(*) AS n FROM timeseries_aspect WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
+      ),
       upsertTimeseries: db.prepare<[string, string, number, string, string, number, string]>(
         `INSERT INTO timeseries_aspect (${timeseriesColumns}) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (urn, aspect, timestampmillis) DO UPDATE SET metadata = excluded.metadata,
@@ -231,6 +238,15 @@ export class SqliteAspectStore implements AspectStore {
     });
   }
 
+  countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
+    return settle(() => {
+      const [from, until] = bounds(range);
+      let total = 0;
+      for (const aspect of aspects) total += this.statements.countTimeseriesRange.get(urn, aspect, from, until)?.n ?? 0;
+      return total;
+    });
+  }
+
   getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]> {
     return settle(() => {
       const limit = options?.limit;
@@ -259,6 +275,11 @@ export class SqliteAspectStore implements AspectStore {
         this.statements.deleteEntityAspects.run(mutation.urn);
         this.statements.deleteEntityTimeseries.run(mutation.urn);
         return;
+      case 'deleteTimeseries': {
+        const [from, until] = bounds(mutation.range);
+        this.statements.deleteTimeseriesRange.run(mutation.urn, mutation.aspect, from, until);
+        return;
+      }
       case 'putTimeseries': {
         const value = mutation.value;
         this.statements.upsertTimeseries.run(
@@ -372,4 +393,9 @@ function settle<T>(work: () => T): Promise<T> {
   return new Promise<T>((resolve) => {
     resolve(work());
   });
+}
+
+/** A range's bounds as SQL parameters: an open bound is the extreme safe integer. */
+function bounds(range: TimeRange): [number, number] {
+  return [range.fromMillis ?? Number.MIN_SAFE_INTEGER, range.untilMillis ?? Number.MAX_SAFE_INTEGER];
 }

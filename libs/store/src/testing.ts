@@ -435,6 +435,43 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         ]);
         expect(await store.getTimeseries(newUrn(), 'operation')).toEqual([]);
       });
+
+      it('counts and deletes the values of one aspect in an inclusive range, leaving the rest', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const neighbour = newUrn();
+        await store.commit(
+          commitOf(
+            ...[100, 200, 300, 400].map((at): StoreCommit['mutations'][number] => ({
+              kind: 'putTimeseries',
+              value: timeseries(urn, 'operation', at, { at }),
+            })),
+            { kind: 'putTimeseries', value: timeseries(urn, 'datasetProfile', 200, { rows: 1 }) },
+            { kind: 'putTimeseries', value: timeseries(neighbour, 'operation', 200, { at: 200 }) },
+          ),
+        );
+        expect(await store.countTimeseries(urn, ['operation'])).toBe(4);
+        expect(
+          await store.countTimeseries(urn, ['operation', 'datasetProfile'], { fromMillis: 200, untilMillis: 300 }),
+        ).toBe(3);
+        expect(await store.countTimeseries(urn, ['operation'], { untilMillis: 100 })).toBe(1);
+        expect(await store.countTimeseries(urn, [])).toBe(0);
+
+        await store.commit(
+          commitOf({
+            kind: 'deleteTimeseries',
+            urn,
+            aspect: 'operation',
+            range: { fromMillis: 200, untilMillis: 300 },
+          }),
+        );
+        expect((await store.getTimeseries(urn, 'operation')).map((value) => value.timestampMillis)).toEqual([400, 100]);
+        expect(await store.getTimeseries(urn, 'datasetProfile')).toHaveLength(1);
+        expect(await store.getTimeseries(neighbour, 'operation')).toHaveLength(1);
+
+        await store.commit(commitOf({ kind: 'deleteTimeseries', urn, aspect: 'operation', range: {} }));
+        expect(await store.countTimeseries(urn, ['operation'])).toBe(0);
+      });
     });
 
     describe('outbox and applied proposals', () => {

@@ -36,6 +36,8 @@ function outcome(
     indexedChangeLogs: 1,
     changeLogTopics: ['MetadataChangeLog_Versioned_v1'],
     timestampMillis: 1_700_000_000_000,
+    deletedRows: null,
+    deletedTimeseriesRows: null,
     ...overrides,
   };
 }

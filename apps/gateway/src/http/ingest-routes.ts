@@ -32,7 +32,8 @@ const asyncParam = z
 const waitParam = z.enum(['indexed'], { error: "wait must be 'indexed'" }).optional();
 
 /** DataHub's header asking a synchronous ingest to update the search index before answering. */
-const SYNC_INDEX_HEADER = 'X-DataHub-Sync-Index-Update';
+/** The header that asks a write to answer once the read models show it (DataHub's). */
+export const SYNC_INDEX_HEADER = 'X-DataHub-Sync-Index-Update';
 
 const proposalObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 

@@ -98,6 +98,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     commit,
     pendingOutbox: (limit) => store.pendingOutbox(limit),
     markPublished: (ids) => store.markPublished(ids),
+    countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     close: () => store.close(),
   };
@@ -184,6 +185,8 @@ describe('ProposalProcessor', () => {
           indexedChangeLogs: 5,
           changeLogTopics: [versioned],
           timestampMillis: now,
+          deletedRows: null,
+          deletedTimeseriesRows: null,
         },
       ]);
       expect(await store.pendingOutbox(100)).toEqual([]);
@@ -343,6 +346,38 @@ describe('ProposalProcessor', () => {
           changeLogTopics: [versioned, timeseries],
         }),
       ]);
+    });
+
+    it('counts what a delete removes, the values the same batch wrote before it included', async () => {
+      const profile = (timestampMillis: number) => proposalOf(urn, 'datasetProfile', { timestampMillis, rowCount: 1 });
+      await processor().handleBatch([
+        recordOf(profile(1000)),
+        recordOf(profile(2000)),
+        recordOf(profile(3000)),
+        recordOf(
+          proposalOf(urn, 'datasetProfile', undefined, {
+            changeType: 'DELETE',
+            headers: { startTimeMillis: '2000', endTimeMillis: '2000' },
+          }),
+          requestHeaders('ranged'),
+        ),
+        recordOf(proposalOf(urn, 'datasetKey', undefined, { changeType: 'DELETE' }), requestHeaders('whole')),
+      ]);
+      const counts = log
+        .outcomes()
+        .map(({ requestId, status, deletedRows, deletedTimeseriesRows }) => ({
+          requestId,
+          status,
+          deletedRows,
+          deletedTimeseriesRows,
+        }));
+      // The entity's versions: its key and the three default aspects, one each.
+      expect(counts).toEqual([
+        { requestId: 'ranged', status: 'APPLIED', deletedRows: null, deletedTimeseriesRows: 1 },
+        { requestId: 'whole', status: 'APPLIED', deletedRows: 4, deletedTimeseriesRows: 2 },
+      ]);
+      expect(await store.countTimeseries(urn, ['datasetProfile'])).toBe(0);
+      expect(await store.getEntity(urn)).toEqual([]);
     });
 
     it('marks nothing when the proposal does not wait', async () => {

@@ -23,6 +23,7 @@ import {
   ConflictError,
   StrataError,
   ValidationError,
+  timeRangeOf,
   validateProposal,
   type EntityRegistry,
   type ValidatedProposal,
@@ -123,9 +124,23 @@ export class ProposalProcessor {
     if (pending.length === 0) return;
 
     const state = new BatchState(await this.options.store.getLatest(stateKeys(pending)));
-    const mutations: AspectMutation[] = [];
-    const outbox: OutboxRecord[] = [];
+    let mutations: AspectMutation[] = [];
+    let outbox: OutboxRecord[] = [];
+    let decided: Candidate[] = [];
+    const commit = async (): Promise<void> => {
+      await this.options.store.commit({
+        mutations,
+        outbox,
+        appliedProposalIds: decided.map((candidate) => candidate.proposalId),
+      });
+      [mutations, outbox, decided] = [[], [], []];
+    };
     for (const candidate of pending) {
+      // A delete reports how many timeseries values it removes: what the batch decided before it is committed first,
+      // so that the store's count is exact.
+      const counting = deletesTimeseries(candidate.proposal);
+      if (counting && decided.length > 0) await commit();
+      decided.push(candidate);
       const headers = recordHeaders(candidate.record);
       if (candidate.failure) {
         const { code, message } = candidate.failure;
@@ -133,10 +148,13 @@ export class ProposalProcessor {
         continue;
       }
       const urn = candidate.proposal.urn.toString();
-      const decision = decide(candidate.proposal, (aspect) => state.get(urn, aspect), {
-        now: this.options.now(),
-        actor: candidate.actor,
-      });
+      const counts = counting ? { timeseriesRows: await this.timeseriesToDelete(candidate.proposal) } : undefined;
+      const decision = decide(
+        candidate.proposal,
+        (aspect) => state.get(urn, aspect),
+        { now: this.options.now(), actor: candidate.actor },
+        counts,
+      );
       if (decision.outcome.status === 'REJECTED') {
         outbox.push(...this.rejection(candidate, decision.outcome, headers));
         continue;
@@ -158,11 +176,19 @@ export class ProposalProcessor {
       }
       await slice.pause();
     }
-    await this.options.store.commit({
-      mutations,
-      outbox,
-      appliedProposalIds: pending.map((candidate) => candidate.proposalId),
-    });
+    await commit();
+  }
+
+  /** How many timeseries values a DELETE removes: of every timeseries aspect of an entity, or of one in a range. */
+  private timeseriesToDelete(proposal: ValidatedProposal): Promise<number> {
+    const urn = proposal.urn.toString();
+    if (proposal.aspect.kind === 'timeseries') {
+      return this.options.store.countTimeseries(urn, [proposal.aspect.name], timeRangeOf(proposal.headers));
+    }
+    const aspects = proposal.entity.aspects
+      .filter((aspect) => aspect.kind === 'timeseries')
+      .map((aspect) => aspect.name);
+    return this.options.store.countTimeseries(urn, aspects);
   }
 
   private changeLogRecord(draft: ChangeLogDraft, headers: Record<string, string>): OutboxRecord {
@@ -219,6 +245,8 @@ export class ProposalProcessor {
         error: rejected ? outcome.error : null,
         ...changeLogs,
         timestampMillis: this.options.now(),
+        deletedRows: !rejected && outcome.deleted?.rows !== undefined ? outcome.deleted.rows : null,
+        deletedTimeseriesRows: !rejected && outcome.deleted ? outcome.deleted.timeseriesRows : null,
       }),
     };
   }
@@ -274,6 +302,7 @@ class BatchState {
             if (key.startsWith(`${mutation.urn}\u0000`)) this.latest.set(key, undefined);
           break;
         case 'putTimeseries':
+        case 'deleteTimeseries':
           break;
       }
     }
@@ -294,17 +323,27 @@ function keyOf(urn: string, aspect: string): string {
   return `${urn}\u0000${aspect}`;
 }
 
-/** Every (urn, aspect) a decision about these proposals may read: the aspect, the key, and the default aspects. */
+/**
+ * Every (urn, aspect) a decision about these proposals may read: the aspect, the key, and the default aspects; for a
+ * delete of the entity, every versioned aspect (to count the versions it removes).
+ */
 function stateKeys(candidates: readonly Candidate[]): AspectKey[] {
   const keys = new Map<string, AspectKey>();
   for (const { proposal } of candidates) {
     if (!proposal) continue;
     const urn = proposal.urn.toString();
-    for (const aspect of [proposal.aspect.name, proposal.entity.keyAspect.name, ...defaultAspectNames]) {
-      keys.set(keyOf(urn, aspect), { urn, aspect });
-    }
+    const deletesEntity = proposal.changeType === 'DELETE' && proposal.aspect.isKey;
+    const aspects = deletesEntity
+      ? proposal.entity.aspects.filter((aspect) => aspect.kind === 'versioned').map((aspect) => aspect.name)
+      : [proposal.aspect.name, proposal.entity.keyAspect.name, ...defaultAspectNames];
+    for (const aspect of aspects) keys.set(keyOf(urn, aspect), { urn, aspect });
   }
   return [...keys.values()];
+}
+
+/** Whether the proposal deletes timeseries values: a DELETE of the entity, or of a timeseries aspect. */
+function deletesTimeseries(proposal: ValidatedProposal | undefined): boolean {
+  return proposal?.changeType === 'DELETE' && (proposal.aspect.isKey || proposal.aspect.kind === 'timeseries');
 }
 
 /** The proposal in the JSON shape `validateProposal` reads (as clients send it over HTTP). */

@@ -533,15 +533,60 @@ describe('decide', () => {
             aspect: undefined,
             previousAspectValue: hiveKey,
           });
-          expect(decision.outcome).toEqual({ status: 'APPLIED', version: undefined });
+          // The versions removed: the key's and status's one each.
+          expect(decision.outcome).toEqual({
+            status: 'APPLIED',
+            version: undefined,
+            deleted: { rows: 2, timeseriesRows: 0 },
+          });
         });
+    });
+
+    it('given stored timeseries values, when the entity is deleted, then the outcome counts them too', () => {
+      const decision = decide(
+        deletion('datasetKey'),
+        existingDataset(latest('status', 3, { removed: false })),
+        context,
+        {
+          timeseriesRows: 7,
+        },
+      );
+      expect(decision.outcome).toMatchObject({ status: 'APPLIED', deleted: { rows: 4, timeseriesRows: 7 } });
     });
 
     it('given the entity is absent, when its key aspect is deleted, then it is UNCHANGED and nothing happens', () => {
       spec
         .given(nothingStored)
         .when(deletion('datasetKey'))
-        .then({ mutations: [], changeLogs: [], outcome: { status: 'UNCHANGED', version: undefined } });
+        .then({
+          mutations: [],
+          changeLogs: [],
+          outcome: { status: 'UNCHANGED', version: undefined, deleted: { rows: 0, timeseriesRows: 0 } },
+        });
+    });
+
+    it('given timeseries values in a range, when the aspect is deleted with the range, then they go and are counted', () => {
+      const ranged = validated(hiveDataset, 'datasetProfile', undefined, {
+        changeType: 'DELETE',
+        headers: { startTimeMillis: '100', endTimeMillis: '200' },
+      });
+      expect(decide(ranged, existingDataset(), context, { timeseriesRows: 3 })).toEqual({
+        mutations: [
+          {
+            kind: 'deleteTimeseries',
+            urn: hiveDataset,
+            aspect: 'datasetProfile',
+            range: { fromMillis: 100, untilMillis: 200 },
+          },
+        ],
+        changeLogs: [],
+        outcome: { status: 'APPLIED', version: undefined, deleted: { timeseriesRows: 3 } },
+      });
+      expect(decide(ranged, existingDataset(), context, { timeseriesRows: 0 }).outcome).toEqual({
+        status: 'UNCHANGED',
+        version: undefined,
+        deleted: { timeseriesRows: 0 },
+      });
     });
   });
 

@@ -1,4 +1,11 @@
-import { applyAspectPatch, ValidationError, type ErrorCode, type JsonObject, type ValidatedProposal } from '@strata/model';
+import {
+  applyAspectPatch,
+  timeRangeOf,
+  ValidationError,
+  type ErrorCode,
+  type JsonObject,
+  type ValidatedProposal,
+} from '@strata/model';
 import type { AspectMutation, StoredAspect } from '@strata/store';
 import { defaultAspects } from './default-aspects';
 import { jsonEqual } from './json-equal';
@@ -31,8 +38,27 @@ export interface ChangeLogDraft {
 }
 
 export type ProposalOutcome =
-  | { readonly status: 'APPLIED' | 'UNCHANGED'; readonly version: number | undefined }
+  | {
+      readonly status: 'APPLIED' | 'UNCHANGED';
+      readonly version: number | undefined;
+      /** What a DELETE of an entity or of a timeseries aspect removed. */
+      readonly deleted?: DeletionCounts;
+    }
   | { readonly status: 'REJECTED'; readonly errorCode: ErrorCode; readonly error: string };
+
+/** How much a delete removes: stored aspect versions (entity deletes) and timeseries values. */
+export interface DeletionCounts {
+  readonly rows?: number;
+  readonly timeseriesRows: number;
+}
+
+/**
+ * What the store holds beyond the latest values, for the decisions that need it: how many timeseries values a DELETE
+ * removes (of the entity, or of the aspect in the proposal's time range). Read by the caller, so `decide` stays pure.
+ */
+export interface StoredCounts {
+  readonly timeseriesRows: number;
+}
 
 export interface Decision {
   /** Applied atomically, in order. */
@@ -54,11 +80,18 @@ export interface Decision {
  * - PATCH applies its operations to the latest value (or the aspect's empty template), validates the result like any
  *   value, and continues as an UPSERT of it.
  * - DELETE of an aspect removes it (every version) and emits a DELETE change log carrying the previous value; DELETE of
- *   the key aspect removes the entity. Deleting what is absent changes nothing.
+ *   the key aspect removes the entity; DELETE of a timeseries aspect removes its values in the time range the headers
+ *   give (`startTimeMillis`, `endTimeMillis`). Deleting what is absent changes nothing. The outcome of an entity or
+ *   timeseries delete says how much went.
  * - Timeseries aspects are not versioned: each value is kept under its `timestampMillis` and emitted on the timeseries
  *   change log.
  */
-export function decide(proposal: ValidatedProposal, current: CurrentAspect, context: DecisionContext): Decision {
+export function decide(
+  proposal: ValidatedProposal,
+  current: CurrentAspect,
+  context: DecisionContext,
+  counts: StoredCounts = { timeseriesRows: 0 },
+): Decision {
   const builder = new DecisionBuilder(proposal, context);
   const { aspect, changeType } = proposal;
   const entityExists = current(proposal.entity.keyAspect.name) !== undefined;
@@ -66,7 +99,7 @@ export function decide(proposal: ValidatedProposal, current: CurrentAspect, cont
   const existing = aspect.kind === 'timeseries' ? undefined : current(aspect.name);
   const precondition = failedPrecondition(proposal, existing);
   if (precondition !== undefined) return builder.reject('precondition-failed', precondition);
-  if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists);
+  if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists, counts);
   const createIfAbsent = headerOf(proposal, 'If-None-Match')?.trim() === '*';
   if (changeType === 'CREATE_ENTITY' && entityExists) {
     if (createIfAbsent) return builder.unchanged(existing?.version);
@@ -146,14 +179,21 @@ function decideDelete(
   proposal: ValidatedProposal,
   current: CurrentAspect,
   entityExists: boolean,
+  counts: StoredCounts,
 ): Decision {
   if (proposal.aspect.kind === 'timeseries') {
-    return builder.reject(
-      'validation',
-      `ChangeType DELETE is not supported for timeseries aspect ${proposal.aspect.name}`,
-    );
+    const deleted = { timeseriesRows: counts.timeseriesRows };
+    if (counts.timeseriesRows === 0) return builder.unchanged(undefined, deleted);
+    return builder.deleteTimeseries(timeRangeOf(proposal.headers), deleted);
   }
-  if (proposal.aspect.isKey) return entityExists ? builder.deleteEntity(current) : builder.unchanged(undefined);
+  if (proposal.aspect.isKey) {
+    // Every version of every aspect goes: an aspect's versions are its ordinals 1..N, so they number N.
+    const rows = proposal.entity.aspects
+      .filter((aspect) => aspect.kind === 'versioned')
+      .reduce((sum, aspect) => sum + (current(aspect.name)?.version ?? 0), 0);
+    const deleted = { rows, timeseriesRows: counts.timeseriesRows };
+    return entityExists ? builder.deleteEntity(current, deleted) : builder.unchanged(undefined, deleted);
+  }
   const existing = current(proposal.aspect.name);
   return existing ? builder.deleteAspect(existing) : builder.unchanged(undefined);
 }
@@ -243,19 +283,25 @@ class DecisionBuilder {
     return this.finish({ status: 'APPLIED', version: undefined });
   }
 
-  deleteEntity(current: CurrentAspect): Decision {
+  deleteEntity(current: CurrentAspect, deleted: DeletionCounts): Decision {
     const keyName = this.proposal.entity.keyAspect.name;
     this.mutations.push({ kind: 'deleteEntity', urn: this.urn });
     this.log(keyName, 'DELETE', undefined, this.systemMetadata, current(keyName), false);
-    return this.finish({ status: 'APPLIED', version: undefined });
+    return this.finish({ status: 'APPLIED', version: undefined, deleted });
+  }
+
+  /** Removes a timeseries aspect's values in the range. Timeseries values have no change log to retract. */
+  deleteTimeseries(range: { fromMillis?: number; untilMillis?: number }, deleted: DeletionCounts): Decision {
+    this.mutations.push({ kind: 'deleteTimeseries', urn: this.urn, aspect: this.proposal.aspect.name, range });
+    return this.finish({ status: 'APPLIED', version: undefined, deleted });
   }
 
   applied(version: number | undefined): Decision {
     return this.finish({ status: 'APPLIED', version });
   }
 
-  unchanged(version: number | undefined): Decision {
-    return this.finish({ status: 'UNCHANGED', version });
+  unchanged(version: number | undefined, deleted?: DeletionCounts): Decision {
+    return this.finish({ status: 'UNCHANGED', version, ...(deleted === undefined ? {} : { deleted }) });
   }
 
   reject(errorCode: ErrorCode, error: string): Decision {
