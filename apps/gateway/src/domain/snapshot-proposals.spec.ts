@@ -73,6 +73,43 @@ describe('proposalsFromSnapshot', () => {
     ]);
   });
 
+  it('given aspect values as DataHub’s Python classes write them to files, when converted, then they read as the REST shapes', () => {
+    const schema = {
+      schemaName: 'orders',
+      platform: 'urn:li:dataPlatform:hive',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.pegasus2avro.schema.MySqlDDL': { tableSchema: '' } },
+      fields: [
+        {
+          fieldPath: 'id',
+          nativeDataType: 'int',
+          type: { type: { 'com.linkedin.pegasus2avro.schema.NumberType': {} } },
+        },
+      ],
+    };
+    const cost = { costType: 'ORG_COST_TYPE', cost: { fieldDiscriminator: 'costCode', costCode: 'c-1', costId: null } };
+    const proposals = proposalsOf(
+      snapshotOf('com.linkedin.pegasus2avro.metadata.snapshot.MLModelSnapshot', {
+        urn: 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)',
+        aspects: [{ 'com.linkedin.pegasus2avro.common.Cost': cost }],
+      }),
+    );
+    expect(proposals.map((proposal) => proposal.value)).toEqual([
+      { costType: 'ORG_COST_TYPE', cost: { costCode: 'c-1' } },
+    ]);
+    const dataset = proposalsOf(
+      snapshotOf('com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot', {
+        urn: datasetUrn,
+        aspects: [{ 'com.linkedin.pegasus2avro.schema.SchemaMetadata': schema }],
+      }),
+    );
+    expect(dataset[0]?.value).toMatchObject({
+      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+      fields: [{ type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+    });
+  });
+
   it('given a glossary-term snapshot whose aspect is a direct member named after it, when converted, then it is accepted', () => {
     const proposals = proposalsOf(
       snapshotOf('com.linkedin.metadata.snapshot.GlossaryTermSnapshot', {

@@ -60,7 +60,7 @@ export function proposalsFromSnapshot(
             entityUrn: urn,
             changeType: 'UPSERT',
             aspectName: aspect.name,
-            aspect: { value: JSON.stringify(aspect.value), contentType: 'application/json' },
+            aspect: { value: JSON.stringify(pythonShapes(aspect.value)), contentType: 'application/json' },
             systemMetadata: systemMetadata ?? undefined,
           },
           { maxAspectBytes },
@@ -74,6 +74,44 @@ export function proposalsFromSnapshot(
   }
   if (problems.length > 0) throw new ValidationError([...new Set(problems)].join('\n'));
   return proposals;
+}
+
+/**
+ * An aspect value as DataHub's Python classes write it into files, in the form the REST interface reads: a union
+ * member keyed `com.linkedin.pegasus2avro.…` is keyed `com.linkedin.…`, and an aliased union written with its
+ * `fieldDiscriminator` (`{"fieldDiscriminator": "costCode", "costCode": "c-1", "costId": null}`) holds the named
+ * member only. DataHub's sink rewrites both before sending; a file posted as it is needs the same.
+ */
+export function pythonShapes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pythonShapes);
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  const only = keys.length === 1 ? keys[0] : undefined;
+  if (only !== undefined && only.startsWith('com.linkedin.pegasus2avro.')) {
+    return { [restRecordName(only)]: pythonShapes(object[only]) };
+  }
+  const discriminator = object['fieldDiscriminator'];
+  if (typeof discriminator === 'string' && Object.hasOwn(object, discriminator)) {
+    const member: Record<string, unknown> = {};
+    Object.defineProperty(member, discriminator, {
+      value: pythonShapes(object[discriminator]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return member;
+  }
+  const output: Record<string, unknown> = {};
+  for (const key of keys) {
+    Object.defineProperty(output, key, {
+      value: pythonShapes(object[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return output;
 }
 
 function aspectsOf(entity: EntitySpec, snapshot: Record<string, unknown>, snapshotName: string) {
