@@ -247,6 +247,18 @@ describe('relationshipFields with the real schemas', () => {
     ]);
   });
 
+  it.each([
+    ['container', 'IsPartOf', 'container', ['container']],
+    ['dataset', 'IsPartOf', 'container', ['container']],
+    ['dataJob', 'Consumes', 'dataJobInputOutput', ['inputDatasets', '*']],
+    ['dataJob', 'Produces', 'dataJobInputOutput', ['outputDatasets', '*']],
+    ['mlModel', 'TrainedBy', 'mlModelProperties', ['trainingJobs', '*']],
+    ['glossaryTerm', 'IsA', 'glossaryRelatedTerms', ['isRelatedTerms', '*']],
+    ['glossaryTerm', 'HasA', 'glossaryRelatedTerms', ['hasRelatedTerms', '*']],
+  ])('given %s, when resolved, then DataHub’s %s edge comes from %s', (entity, name, aspect, path) => {
+    expect(edges(entity, name)).toEqual(expect.arrayContaining([expect.objectContaining({ name, aspect, path })]));
+  });
+
   it('given group membership, when resolved, then users point to groups and legacy group info points to users', () => {
     expect(edges('corpuser', 'IsMemberOfGroup')).toEqual([
       {
