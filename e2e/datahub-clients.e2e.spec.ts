@@ -164,6 +164,40 @@ describe.each(deploymentNames)('%s', (deployment) => {
     expect(await search('mlModel', 'churn')).toEqual([model]);
   });
 
+  it('searches across entity types, as DataHub’s smoke test and CLI lookups do', async () => {
+    const across = async (body: Record<string, unknown>) => {
+      const response = await http.post('/entities?action=searchAcrossEntities', body);
+      expect(response.status).toBe(200);
+      return (
+        response.json as {
+          value: {
+            numEntities: number;
+            entities: string[];
+            metadata: { searchResultMetadatas: { name: string; aggregations: Record<string, number> }[] };
+          };
+        }
+      ).value;
+    };
+    const named = await across({ input: 'nightly_revenue', entities: ['dataJob', 'dataFlow'], start: 0, count: 10 });
+    // Grouped by type, in the order asked: the job's URN names its flow, so it matches too.
+    expect(named.entities).toEqual([job, flow]);
+    const all = await across({ input: '*', entities: [], start: 0, count: 10 });
+    const byType = all.metadata.searchResultMetadatas.find((facet) => facet.name === 'entity')?.aggregations ?? {};
+    expect(byType).toMatchObject({ container: 1, dataFlow: 1, dataJob: 1, mlModel: 1, domain: 1 });
+    expect(all.numEntities).toBe(Object.values(byType).reduce((sum, count) => sum + count, 0));
+    // Paging runs across the types: the second page starts where the first ended.
+    const first = await across({ input: '*', start: 0, count: 3 });
+    const second = await across({ input: '*', start: 3, count: 3 });
+    expect([...first.entities, ...second.entities]).toEqual(all.entities.slice(0, 6));
+    const unknown = await http.post('/entities?action=searchAcrossEntities', {
+      input: '*',
+      entities: ['spaceship'],
+      start: 0,
+      count: 1,
+    });
+    expect(unknown.status).toBe(400);
+  });
+
   it('follows DataHub’s relationships: IsPartOf, Consumes, Produces, AssociatedWith', async () => {
     expect(await related(container, 'IsPartOf', 'INCOMING')).toEqual([orders, revenue].sort());
     expect(await related(job, 'Consumes', 'OUTGOING')).toEqual([orders]);

@@ -131,6 +131,84 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
     defineRoute({
       method: 'POST',
       resource: '/entities',
+      action: 'searchAcrossEntities',
+      family: 'restli',
+      summary: 'Search over several entity types at once, or every type.',
+      example: { body: { input: 'orders', entities: ['dataset', 'chart'], start: 0, count: 10 } },
+      description:
+        'As `search`, over the types `entities` names (every type when absent or empty). Results come grouped by type, ' +
+        "in the order given (the registry's when absent), each group ranked as `search` ranks it; `numEntities` counts " +
+        'every match, and facets add up across types, with an `entity` facet counting matches per type.',
+      body: z.object({
+        input: z.string(),
+        entities: z.array(z.string().min(1)).nullish(),
+        start: pageNumber('start').default(0),
+        count: pageSize('count').default(10),
+        filter: optionalFilter,
+      }),
+      handle: async ({ body }) => {
+        const known = search.schema.entities().map((entity) => entity.entityType);
+        const types = body.entities && body.entities.length > 0 ? [...new Set(body.entities)] : known;
+        const request = { input: body.input, filter: body.filter };
+        // Every type's matches are counted first; then only the types whose matches overlap the page are read.
+        const counted = await asBadRequest(
+          Promise.all(types.map((entityType) => search.search({ entityType, ...request, start: 0, count: 0 }))),
+        );
+        const urns: string[] = [];
+        const matches: { matchedFields: unknown }[] = [];
+        let offset = 0;
+        for (const [index, entityType] of types.entries()) {
+          const total = counted[index]?.total ?? 0;
+          const from = Math.max(body.start - offset, 0);
+          const wanted = Math.min(body.start + body.count - offset, total) - from;
+          offset += total;
+          if (wanted <= 0) continue;
+          const page = await asBadRequest(search.search({ entityType, ...request, start: from, count: wanted }));
+          for (const hit of page.hits) {
+            urns.push(hit.urn);
+            matches.push({ matchedFields: hit.matchedFields });
+          }
+        }
+        const facets = new Map<string, { displayName: string; counts: Map<string, number> }>();
+        const byType = { displayName: 'Type', counts: new Map<string, number>() };
+        counted.forEach((page, index) => {
+          if (page.total > 0) byType.counts.set(types[index] ?? '', page.total);
+          for (const facet of page.facets) {
+            const merged = facets.get(facet.field) ?? {
+              displayName: facet.displayName,
+              counts: new Map<string, number>(),
+            };
+            for (const [value, count] of Object.entries(facet.counts)) {
+              merged.counts.set(value, (merged.counts.get(value) ?? 0) + count);
+            }
+            facets.set(facet.field, merged);
+          }
+        });
+        facets.set('entity', byType);
+        return {
+          body: {
+            value: {
+              numEntities: offset,
+              pageSize: body.count,
+              from: body.start,
+              entities: urns,
+              metadata: {
+                urns,
+                matches,
+                searchResultMetadatas: [...facets].map(([name, facet]) => ({
+                  name,
+                  displayName: facet.displayName,
+                  aggregations: Object.fromEntries(facet.counts),
+                })),
+              },
+            },
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
       action: 'browse',
       family: 'restli',
       summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
