@@ -403,4 +403,64 @@ describe.each(deploymentNames)('%s', (deployment) => {
       );
     });
   });
+
+  describe('rollback of an ingestion run, as `datahub ingest rollback` calls it', () => {
+    const kept = datasetUrn('warehouse.kept', 'postgres');
+    const created = datasetUrn('warehouse.created', 'postgres');
+    const ingestAs = async (runId: string, urn: string, aspectName: string, value: unknown) => {
+      const proposal = { ...mcp(urn, aspectName, value), systemMetadata: { ...systemMetadata, runId } };
+      expect((await http.post('/aspects?action=ingestProposal', { proposal }, sink)).status).toBe(200);
+    };
+    const properties = (description: string) => ({ customProperties: {}, description, tags: [] });
+    const rollback = async (body: Record<string, unknown>) => {
+      const response = await http.post('/runs?action=rollback', body, sink);
+      expect(response.status).toBe(200);
+      return (response.json as { value: Record<string, unknown> }).value;
+    };
+
+    it('reverts what a run wrote last, hides what it created, and keeps what other runs wrote (soft, the default)', async () => {
+      await ingestAs('run-a', kept, 'datasetProperties', properties('from run a'));
+      await ingestAs('run-b', kept, 'datasetProperties', properties('from run b'));
+      await ingestAs('run-b', kept, 'globalTags', { tags: [{ tag: 'urn:li:tag:b' }] });
+      await ingestAs('run-b', created, 'datasetProperties', properties('created by run b'));
+      await ingestAs('run-c', created, 'globalTags', { tags: [{ tag: 'urn:li:tag:c' }] });
+
+      const dry = await rollback({ runId: 'run-b', dryRun: true, safe: true });
+      // The created entity's key and its three default aspects are the run's too; a soft dry run lists no key rows.
+      expect(dry).toMatchObject({ entitiesAffected: 2, entitiesDeleted: 1, unsafeEntitiesCount: 1 });
+      expect(dry).not.toHaveProperty('aspectsAffected');
+      const rows = dry['aspectRowSummaries'] as {
+        urn: string;
+        aspectName: string;
+        runId: string;
+        keyAspect: boolean;
+      }[];
+      expect(rows.every((row) => row.runId === 'run-b' && !row.keyAspect)).toBe(true);
+      expect((await aspectsOf(kept))['datasetProperties']?.value).toMatchObject({ description: 'from run b' });
+
+      const done = await rollback({ runId: 'run-b', dryRun: false, safe: true });
+      expect(done).toMatchObject({
+        entitiesAffected: 2,
+        entitiesDeleted: 1,
+        aspectsAffected: 1,
+        unsafeEntitiesCount: 1,
+      });
+      const keptAspects = await aspectsOf(kept);
+      expect(keptAspects['datasetProperties']?.value).toMatchObject({ description: 'from run a' });
+      expect(keptAspects).not.toHaveProperty('globalTags');
+      const createdAspects = await aspectsOf(created);
+      expect(createdAspects['status']?.value).toEqual({ removed: true });
+      expect(createdAspects['globalTags']?.value).toEqual({ tags: [{ tag: 'urn:li:tag:c' }] });
+      expect(createdAspects).not.toHaveProperty('datasetProperties');
+    });
+
+    it('deletes what a run created for good when hard, and refuses the reserved run id', async () => {
+      const done = await rollback({ runId: 'run-a', dryRun: false, hardDelete: true });
+      expect(done).toMatchObject({ entitiesDeleted: 1 });
+      expect(Object.keys(await aspectsOf(kept))).toEqual(['datasetKey']);
+      const reserved = await http.post('/runs?action=rollback', { runId: 'no-run-id-provided', dryRun: true }, sink);
+      expect(reserved.status).toBe(400);
+      expect((reserved.json as { message: string }).message).toMatch(/You cannot delete using this reserved run-id/);
+    });
+  });
 });

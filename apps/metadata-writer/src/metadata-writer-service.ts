@@ -7,6 +7,7 @@ import type { Scheduler } from '@strata/timing';
 import { OutboxRelay } from './consumers/outbox-relay';
 import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
+import { runsRoutes } from './http/runs-routes';
 import { EntityReader } from './reads/entity-reader';
 
 export interface MetadataWriterServiceOptions {
@@ -26,6 +27,9 @@ export interface MetadataWriterServiceOptions {
   /** Largest batch of proposals applied in one store commit. */
   readonly maxBatchSize: number;
 }
+
+/** How long a rollback waits for its proposals to be applied before answering 504. */
+const ROLLBACK_TIMEOUT_MS = 120_000;
 
 /**
  * The metadata writer: consumes proposals, keeps versioned aspects in the primary store, emits change logs through its
@@ -54,7 +58,18 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
   let subscription: Subscription | undefined;
   return {
     name: 'metadata-writer',
-    routes: readRoutes(new EntityReader(options.store, options.registry)),
+    routes: [
+      ...readRoutes(new EntityReader(options.store, options.registry)),
+      ...runsRoutes({
+        store: options.store,
+        registry: options.registry,
+        log: options.log,
+        serde: options.serde,
+        topics: options.topics,
+        scheduler: options.scheduler,
+        timeoutMs: ROLLBACK_TIMEOUT_MS,
+      }),
+    ],
     readModels: [],
     metrics: [],
     async start() {

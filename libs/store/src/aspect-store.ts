@@ -42,6 +42,12 @@ export interface AspectStore {
   /** Marks outbox records published (idempotent: unknown or already-marked ids are ignored). */
   markPublished(ids: readonly string[]): Promise<void>;
 
+  /**
+   * The latest values last written by an ingestion run (their system metadata's `runId`), by URN then aspect, at most
+   * `limit` of them: what rolling the run back reverts.
+   */
+  findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]>;
+
   /** How many timeseries values of these aspects of one entity lie in the range. */
   countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
 

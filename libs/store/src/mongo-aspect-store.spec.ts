@@ -47,6 +47,8 @@ describe('MongoAspectStore document layout', () => {
       ordinal: 3,
       metadata: '{"removed":true}',
       systemMetadata: '{"runId":"r"}',
+      // The run id again, as a field a query can find (a rollback's).
+      runId: 'r',
       createdOn: 1_700_000_000_123,
       createdBy: 'urn:li:corpuser:w',
     });

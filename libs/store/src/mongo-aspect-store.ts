@@ -188,6 +188,17 @@ export class MongoAspectStore implements AspectStore {
     if (sequenceNumbers.length > 0) await this.collections.outbox.deleteMany({ _id: { $in: sequenceNumbers } });
   }
 
+  async findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
+    this.assertOpen();
+    if (limit < 1) return [];
+    const documents = await this.collections.aspects
+      .find({ runId, version: 0 })
+      .sort({ urn: 1, aspect: 1 })
+      .limit(limit)
+      .toArray();
+    return documents.map(fromAspectDocument);
+  }
+
   async countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
     this.assertOpen();
     if (aspects.length === 0) return 0;
@@ -354,6 +365,8 @@ export interface AspectDocument {
   readonly metadata: string;
   /** The system metadata, as a JSON string. */
   readonly systemMetadata: string;
+  /** The system metadata's `runId`, as a field of its own so that a run's values can be found (its rollback). */
+  readonly runId?: string;
   /** Epoch milliseconds, as written (a number, so that it round-trips exactly). */
   readonly createdOn: number;
   readonly createdBy: string;
@@ -409,6 +422,7 @@ export function toLatestDocument(urn: string, aspect: string, row: PutAspect['ro
     ordinal: row.version,
     metadata: JSON.stringify(row.value),
     systemMetadata: JSON.stringify(row.systemMetadata),
+    ...(typeof row.systemMetadata['runId'] === 'string' ? { runId: row.systemMetadata['runId'] } : {}),
     createdOn: row.createdOn,
     createdBy: row.createdBy,
   };
@@ -423,6 +437,7 @@ export function toArchivedDocument(latest: AspectDocument): AspectDocument {
     ordinal: latest.ordinal,
     metadata: latest.metadata,
     systemMetadata: latest.systemMetadata,
+    ...(latest.runId === undefined ? {} : { runId: latest.runId }),
     createdOn: latest.createdOn,
     createdBy: latest.createdBy,
   };
@@ -545,6 +560,12 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
     { key: { urn: 1, aspect: 1, version: 1 }, name: 'urn_aspect_version', unique: true },
     // getEntity: the latest (version 0) of every aspect of an entity, already in aspect order.
     { key: { urn: 1, version: 1, aspect: 1 }, name: 'urn_version_aspect' },
+    // findLatestByRunId: the latest values an ingestion run wrote, for its rollback.
+    {
+      key: { runId: 1, urn: 1, aspect: 1 },
+      name: 'latest_by_run',
+      partialFilterExpression: { version: 0 },
+    },
   ]);
   await collections.timeseries.createIndexes([
     // One value per (urn, aspect, timestamp), which the upsert relies on; newest-first reads scan it backwards.

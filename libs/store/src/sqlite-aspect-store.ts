@@ -29,6 +29,8 @@ const STORE_SCHEMA = `
     createdby TEXT NOT NULL,
     PRIMARY KEY (urn, aspect, version)
   );
+  CREATE INDEX IF NOT EXISTS latest_by_run ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'))
+    WHERE version = 0;
   CREATE TABLE IF NOT EXISTS timeseries_aspect (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
@@ -102,6 +104,10 @@ export class SqliteAspectStore implements AspectStore {
     this.statements = {
       selectLatest: db.prepare<[string, string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
+      ),
+      selectLatestByRun: db.prepare<[string, number], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2
+         WHERE json_extract(systemmetadata, '$.runId') = ? AND version = 0 ORDER BY urn, aspect LIMIT ?`,
       ),
       selectEntity: db.prepare<[string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`,
@@ -236,6 +242,10 @@ export class SqliteAspectStore implements AspectStore {
       const numeric = ids.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number);
       if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
     });
+  }
+
+  findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
+    return settle(() => this.statements.selectLatestByRun.all(runId, Math.max(0, limit)).map(toStoredAspect));
   }
 
   countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {

@@ -407,6 +407,32 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       });
     });
 
+    describe('values by ingestion run', () => {
+      it('finds the latest values a run wrote last, by URN then aspect, up to the limit, never older versions', async () => {
+        const { store } = await open();
+        const [first, second] = [newUrn(), newUrn()].sort();
+        const stamped = (urn: string, aspect: string, expected: number, version: number, runId: string) =>
+          put(urn, aspect, expected, version, { v: version }, { runId });
+        await store.commit(
+          commitOf(stamped(first!, 'status', 0, 1, 'run-a'), stamped(first!, 'ownership', 0, 1, 'run-a')),
+        );
+        await store.commit(
+          commitOf(stamped(second!, 'status', 0, 1, 'run-a'), stamped(first!, 'status', 1, 2, 'run-b')),
+        );
+
+        const found = await store.findLatestByRunId('run-a', 10);
+        expect(found.map(({ urn, aspect, version }) => [urn, aspect, version])).toEqual([
+          [first, 'ownership', 1],
+          [second, 'status', 1],
+        ]);
+        expect((await store.findLatestByRunId('run-b', 10)).map(({ aspect, version }) => [aspect, version])).toEqual([
+          ['status', 2],
+        ]);
+        expect(await store.findLatestByRunId('run-a', 1)).toHaveLength(1);
+        expect(await store.findLatestByRunId('run-none', 10)).toEqual([]);
+      });
+    });
+
     describe('timeseries', () => {
       it('keeps one value per timestamp (upsert) and returns them newest first, limited on request', async () => {
         const { store } = await open();

@@ -98,6 +98,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     commit,
     pendingOutbox: (limit) => store.pendingOutbox(limit),
     markPublished: (ids) => store.markPublished(ids),
+    findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     close: () => store.close(),

@@ -1,0 +1,106 @@
+import type { CurrentAspect } from './decide';
+import { planRollback, ROLLBACK_RUN_ID, type RollbackCandidate } from './rollback';
+
+type StoredAspect = NonNullable<ReturnType<CurrentAspect>>;
+
+const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
+const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.other,PROD)';
+
+function row(entity: string, aspect: string, version: number, runId: string, value: object = {}): StoredAspect {
+  return {
+    urn: entity,
+    aspect,
+    version,
+    value: { ...value },
+    systemMetadata: { runId, lastObserved: 1000 + version },
+    createdOn: 1,
+    createdBy: 'urn:li:corpuser:x',
+  };
+}
+
+function candidate(latest: StoredAspect, survivor?: StoredAspect): RollbackCandidate {
+  return { entityType: 'dataset', latest, isKey: latest.aspect.endsWith('Key'), survivor };
+}
+
+describe('planRollback', () => {
+  const restored = candidate(row(other, 'status', 2, 'run-b', { removed: true }), row(other, 'status', 1, 'run-a'));
+  const removed = candidate(row(other, 'globalTags', 1, 'run-b'));
+  const key = candidate(row(urn, 'datasetKey', 1, 'run-b'));
+  const createdProperties = candidate(row(urn, 'datasetProperties', 1, 'run-b'));
+  const createdEntities = new Map([[urn, [key.latest, createdProperties.latest, row(urn, 'ownership', 1, 'run-c')]]]);
+  const candidates = [restored, removed, key, createdProperties];
+
+  it('given a soft rollback, when planned, then values revert or go, and the created entity is hidden last', () => {
+    const plan = planRollback('run-b', candidates, { hard: false, dryRun: false, createdEntities });
+    expect(plan.proposals).toEqual([
+      {
+        entityType: 'dataset',
+        entityUrn: other,
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        value: {},
+        systemMetadata: { runId: 'run-a', lastObserved: 1001 },
+      },
+      { entityType: 'dataset', entityUrn: other, changeType: 'DELETE', aspectName: 'globalTags' },
+      { entityType: 'dataset', entityUrn: urn, changeType: 'DELETE', aspectName: 'datasetProperties' },
+      {
+        entityType: 'dataset',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        value: { removed: true },
+        systemMetadata: { runId: ROLLBACK_RUN_ID },
+      },
+    ]);
+    expect(plan.response).toMatchObject({
+      entitiesAffected: 2,
+      aspectsReverted: 4,
+      aspectsAffected: 1,
+      entitiesDeleted: 1,
+      unsafeEntitiesCount: 1,
+      unsafeEntities: [{ urn }],
+    });
+  });
+
+  it('given a hard rollback, when planned, then the created entity is deleted whole, and the rest reverts', () => {
+    const plan = planRollback('run-b', candidates, { hard: true, dryRun: false, createdEntities });
+    expect(plan.proposals.map(({ entityUrn, changeType, aspectName }) => [entityUrn, changeType, aspectName])).toEqual([
+      [other, 'UPSERT', 'status'],
+      [other, 'DELETE', 'globalTags'],
+      [urn, 'DELETE', 'datasetKey'],
+    ]);
+  });
+
+  it('given a soft dry run, when planned, then key rows are left out of the rows listed and the count, as in DataHub', () => {
+    const { response } = planRollback('run-b', candidates, { hard: false, dryRun: true, createdEntities });
+    expect(response.aspectsReverted).toBe(3);
+    expect(response).not.toHaveProperty('aspectsAffected');
+    expect(response.aspectRowSummaries.map((summary) => [summary.aspectName, summary.keyAspect])).toEqual([
+      ['status', false],
+      ['globalTags', false],
+      ['datasetProperties', false],
+    ]);
+    expect(response.aspectRowSummaries[0]).toEqual({
+      runId: 'run-b',
+      aspectName: 'status',
+      urn: other,
+      timestamp: 1002,
+      keyAspect: false,
+    });
+  });
+
+  it('given nothing the run wrote, when planned, then nothing to do', () => {
+    expect(planRollback('run-z', [], { hard: false, dryRun: false, createdEntities: new Map() })).toEqual({
+      proposals: [],
+      response: {
+        entitiesAffected: 0,
+        aspectsReverted: 0,
+        aspectsAffected: 0,
+        entitiesDeleted: 0,
+        unsafeEntitiesCount: 0,
+        unsafeEntities: [],
+        aspectRowSummaries: [],
+      },
+    });
+  });
+});
