@@ -178,6 +178,36 @@ const changeTypes = fc.oneof(
   oddStrings,
 );
 
+/** JSON Patch documents, plain and in DataHub's generic form, with paths that probe the keyed arrays and prototypes. */
+const patchPaths = fc.oneof(
+  fc.constantFrom('/tags/urn:li:tag:x', '/owners/urn:li:corpuser:a/DATAOWNER', '/__proto__/polluted', '/a~1b/~0', ''),
+  fc.constantFrom('/customProperties/k', '/fineGrainedLineages/TRANSFORM/x/NONE/y', '/constructor/prototype/x'),
+  oddStrings.map((text) => `/${text}`),
+  oddStrings,
+);
+const patchOperations = fc.array(
+  fc.record(
+    {
+      op: fc.oneof(fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'), oddStrings),
+      path: fc.oneof({ weight: 4, arbitrary: patchPaths }, { weight: 1, arbitrary: jsonValues }),
+      value: jsonValues,
+      from: patchPaths,
+    },
+    { requiredKeys: ['op', 'path'] },
+  ),
+  { maxLength: 6 },
+);
+const patchDocuments = fc.oneof(
+  patchOperations,
+  fc.record({
+    patch: fc.oneof({ weight: 4, arbitrary: patchOperations }, { weight: 1, arbitrary: jsonValues }),
+    arrayPrimaryKeys: fc.oneof(
+      fc.dictionary(oddStrings, fc.array(fc.oneof(oddStrings, fc.constant('attribution\u241Fsource'))), { maxKeys: 3 }),
+      jsonValues,
+    ),
+  }),
+);
+
 /** A proposal: mostly well formed, with any field replaced by generated junk now and then. */
 const proposals = fc
   .record({
@@ -193,6 +223,13 @@ const proposals = fc
       { weight: 1, arbitrary: oddStrings.map((text) => ({ value: text, contentType: 'application/json' })) },
       { weight: 1, arbitrary: jsonValues.map((value) => ({ value })) },
       { weight: 1, arbitrary: jsonValues },
+      {
+        weight: 2,
+        arbitrary: patchDocuments.map((patch) => ({
+          value: JSON.stringify(patch),
+          contentType: 'application/json-patch+json',
+        })),
+      },
     ),
     systemMetadata: fc.option(
       fc.oneof(
@@ -445,6 +482,60 @@ describe('hostile input to every public endpoint', () => {
       async ([{ action, body }, junk]) => {
         const path = `/entities?action=${action}`;
         checkAnswer(path, await http.post(path, junk.length % 9 === 0 ? junk : JSON.stringify(body)));
+      },
+    );
+  });
+
+  it('delete, rollback, searchAcrossEntities and /config: never a 5xx', async () => {
+    const requests = fc.oneof(
+      fc
+        .record(
+          {
+            urn: fc.oneof({ weight: 4, arbitrary: urnTexts }, { weight: 1, arbitrary: jsonValues }),
+            aspectName: fc.oneof(aspectNames, jsonValues),
+            startTimeMillis: fc.oneof(extremeNumbers, jsonValues),
+            endTimeMillis: fc.oneof(extremeNumbers, jsonValues),
+          },
+          { requiredKeys: [] },
+        )
+        .map((body) => ({ path: '/entities?action=delete', body })),
+      fc
+        .record(
+          {
+            runId: fc.oneof(oddStrings, fc.constant('no-run-id-provided'), jsonValues),
+            dryRun: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: jsonValues }),
+            safe: fc.oneof(fc.boolean(), jsonValues),
+            hardDelete: fc.oneof(fc.boolean(), jsonValues),
+          },
+          { requiredKeys: [] },
+        )
+        .map((body) => ({ path: '/runs?action=rollback', body })),
+      fc
+        .record(
+          {
+            input: fc.oneof(oddStrings, jsonValues),
+            entities: fc.oneof(
+              fc.array(fc.oneof(fc.constantFrom('dataset', 'dataJob', 'chart'), oddStrings)),
+              jsonValues,
+            ),
+            start: fc.oneof(extremeNumbers, jsonValues),
+            count: fc.oneof(fc.integer({ min: -5, max: 20_000 }), jsonValues),
+            filter: jsonValues,
+          },
+          { requiredKeys: [] },
+        )
+        .map((body) => ({ path: '/entities?action=searchAcrossEntities', body })),
+      queryValues.map((verbose) => ({ path: `/config?verbose=${escapeLoosely(verbose)}`, body: undefined })),
+    );
+    await fuzz(
+      'delete, rollback, searchAcrossEntities, /config',
+      fc.tuple(requests, bodiesAround(fc.constant(null))),
+      async ([{ path, body }, junk]) => {
+        const response =
+          body === undefined
+            ? await http.get(path)
+            : await http.post(path, junk.length % 9 === 0 ? junk : JSON.stringify(body));
+        checkAnswer(path, response);
       },
     );
   });
