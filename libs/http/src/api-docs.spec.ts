@@ -58,6 +58,7 @@ const forwarded: ForwardedRoute = {
     response.end();
     return Promise.resolve();
   },
+  call: () => Promise.resolve({}),
 };
 
 const routes: AnyRoute[] = [...local, forwarded];

@@ -31,6 +31,8 @@ export type {
 export { describeRoute, describeService, fetchServiceTable, jsonSchemaOf, serviceTablePath } from './service-table';
 export type { ReadModelDescriptor, RouteDescriptor, ServiceTable } from './service-table';
 export { forwardedRoutes } from './route-forwarding';
+export { errorOfAnswer, routeCaller } from './route-call';
+export type { RouteCall, RouteCaller } from './route-call';
 export type { ForwardingOptions } from './route-forwarding';
 export { documentedPath, exampleRequest, openApiDocument, restliDocsPage } from './api-docs';
 export type { ApiInfo } from './api-docs';

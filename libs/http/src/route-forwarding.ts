@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import { BadGatewayError, TimeoutError, UnavailableError } from '@strata/model';
 import type { ForwardedRoute, RequestContext } from './route';
+import { errorOfAnswer, type RouteCall } from './route-call';
 import type { ServiceTable } from './service-table';
 
 /** How a gateway forwards to the services behind it. */
@@ -64,7 +65,54 @@ export function forwardedRoutes(
     example: descriptor.example,
     owner,
     forward: (request, response, context) => forward(request, response, context, base, owner, options),
+    call: (call, url, context) => callOwner(call, url, context, base, owner, options),
   }));
+}
+
+/**
+ * One request of this process to the owner, on behalf of the client request `context` describes: the client's
+ * credentials and trace context go along, JSON goes out and comes back, and an error answer is thrown as its typed
+ * error (a service out of reach as in {@link forward}).
+ */
+async function callOwner(
+  call: RouteCall,
+  url: string,
+  context: RequestContext,
+  base: string,
+  owner: string,
+  options: ForwardingOptions,
+): Promise<unknown> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': context.requestId };
+  const traceparent = context.header('traceparent');
+  if (traceparent === undefined) headers['x-trace-id'] = context.traceId;
+  else headers['traceparent'] = traceparent;
+  const authorization = context.header('authorization');
+  if (authorization !== undefined) headers['authorization'] = authorization;
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  let text: string;
+  let status: number;
+  try {
+    const answer = await undiciRequest(`${base}${url}`, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? null : JSON.stringify(call.body),
+      dispatcher: options.dispatcher,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    status = answer.statusCode;
+    text = await answer.body.text();
+  } catch (error) {
+    throw failureOf(error, owner, options.timeoutMs);
+  }
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch (error) {
+    throw new BadGatewayError(`The ${owner} service answered ${status} with a body that is not JSON`, { cause: error });
+  }
+  if (status >= 400) throw errorOfAnswer(status, body, `The ${owner} service`);
+  return body;
 }
 
 async function forward(

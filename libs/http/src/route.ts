@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { BadRequestError } from '@strata/model';
 import type { EndpointFamily } from './errors';
+import type { RouteCall } from './route-call';
 
 /** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
 export interface RequestContext {
@@ -92,6 +93,11 @@ export interface ForwardedRoute extends RouteAddress {
   readonly owner: string;
   /** Sends the request on and the answer back; rejects with a typed error when the owner cannot be reached in time. */
   forward(request: IncomingMessage, response: ServerResponse, context: RequestContext): Promise<void>;
+  /**
+   * Calls the route on behalf of `context`'s request, at `url` (its path and query, see `routeCaller`): answers the
+   * JSON body, or rejects with the typed error of the owner's answer or of its absence.
+   */
+  call(call: RouteCall, url: string, context: RequestContext): Promise<unknown>;
 }
 
 /** Anything a process mounts. */
