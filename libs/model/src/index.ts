@@ -72,6 +72,7 @@ export {
   type RecordSchema,
   type UnionSchema,
 } from './record-schema';
+export { removeReferences, type ReferenceRemoval } from './reference-removal';
 export {
   EVERY,
   KEYS,

@@ -56,6 +56,11 @@ export function sampleAspectValue(registry: EntityRegistry, schema: RecordSchema
   return sampleOf(registry, schema, {}, new Set()) as JsonObject;
 }
 
+/** A value of any schema, made as {@link sampleAspectValue} makes aspect values (a field's annotations aside). */
+export function sampleValue(registry: EntityRegistry, schema: AvroSchema): unknown {
+  return sampleOf(registry, schema, {}, new Set());
+}
+
 function sampleOf(
   registry: EntityRegistry,
   schema: AvroSchema,
