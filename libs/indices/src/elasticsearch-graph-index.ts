@@ -74,7 +74,7 @@ export const SOURCES_PER_SEARCH = 500;
  *   (`source.urn`, `strata.aspect`, `strata.outgoing`), unique per document, so an aspect with any number of edges is
  *   read whole), then sends ONE `_bulk`: `index` for every edge the aspects imply (a (type, destination) given twice
  *   once, the first occurrence), `delete` for every document they no longer imply, with `refresh=wait_for` (or
- *   `true`). A run of removals is one `_delete_by_query` on `source.urn` or `destination.urn` among those URNs, with
+ *   `true`). A run of removals is one `_delete_by_query` on `source.urn` among those URNs, with
  *   `refresh=true` and `conflicts=proceed`. Each step is visible to the next before it starts, so the result equals
  *   the calls one by one. An item the cluster rejects, or a removal that reports failures, rejects the call, naming
  *   the edges or URNs.
@@ -316,15 +316,7 @@ export class ElasticsearchGraphIndex implements GraphIndex {
       index: this.indexName,
       refresh: true,
       conflicts: 'proceed',
-      query: {
-        bool: {
-          should: [
-            { terms: { [graphPaths.sourceUrn]: [...urns] } },
-            { terms: { [graphPaths.destinationUrn]: [...urns] } },
-          ],
-          minimum_should_match: 1,
-        },
-      },
+      query: { terms: { [graphPaths.sourceUrn]: [...urns] } },
     });
     const failures = response.failures ?? [];
     if (failures.length === 0 && response.timed_out !== true) return;

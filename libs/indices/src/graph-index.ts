@@ -14,8 +14,10 @@
  * - **Edges are distinct per (type, other end).** When several aspects of one source imply the same edge, queries
  *   report it once, and it stays until every one of those aspects stops implying it. The row then carries the earliest
  *   `createdAt` among them (with its `createdBy`); an edge with a `createdAt` wins over one without.
- * - **Entity removal leaves nothing behind.** {@link GraphIndex.removeEntity} drops every edge from the entity and
- *   every edge pointing to it.
+ * - **Entity removal takes the entity's own edges.** {@link GraphIndex.removeEntity} drops every edge from the
+ *   entity (its aspects are gone). Edges pointing to it stay: the aspects of other entities still name it, until
+ *   their references are cleaned (`deleteReferences`, which finds them through these very edges) — a rebuild from
+ *   the primary store would bring them back anyway.
  * - **Stable paging.** {@link GraphIndex.relationships} orders matches by (type, entity) ascending, comparing strings
  *   by Unicode code point (UTF-8 byte order: SQLite's BINARY collation, Elasticsearch's keyword sort); `total` counts
  *   all matches before paging, and pages cut from that order never overlap or skip.
@@ -33,7 +35,7 @@ export interface GraphIndex {
    */
   replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void>;
 
-  /** Removes every edge whose source or destination is `urn` (a hard-deleted entity). Idempotent. */
+  /** Removes every edge whose source is `urn` (a hard-deleted entity); edges to it stay. Idempotent. */
   removeEntity(urn: string): Promise<void>;
 
   /**

@@ -83,7 +83,7 @@ export class SqliteGraphIndex implements GraphIndex {
         `INSERT OR IGNORE INTO edges (source, aspect, type, destination, created_at, created_by)
          VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      deleteEntity: db.prepare<[string, string]>('DELETE FROM edges WHERE source = ? OR destination = ?'),
+      deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
       OUTGOING: {
         page: db.prepare<[string, number, string, number, number], RelationshipRow>(page('source', 'destination')),
         total: db.prepare<[string, number, string], { total: number }>(total('source', 'destination')),
@@ -122,7 +122,7 @@ export class SqliteGraphIndex implements GraphIndex {
     let written = 0;
     for (const change of changes) {
       if (change.kind === 'removeEntity') {
-        this.statements.deleteEntity.run(change.urn, change.urn);
+        this.statements.deleteEntity.run(change.urn);
         continue;
       }
       this.statements.deleteAspect.run(change.source, change.aspect);
