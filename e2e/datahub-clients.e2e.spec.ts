@@ -404,6 +404,105 @@ describe.each(deploymentNames)('%s', (deployment) => {
     });
   });
 
+  describe('references cleanup, as `datahub delete --hard` and `datahub delete references` call it', () => {
+    const tag = 'urn:li:tag:NeedsDocs';
+    const leaver = 'urn:li:corpuser:leaver';
+    const folder = 'urn:li:container:8a1f0c2d3e4b5a6978c0d1e2f3a4b5c6';
+    const tagged = datasetUrn('shop.public.tagged', 'postgres');
+    const filed = datasetUrn('shop.public.filed', 'postgres');
+    const references = async (urn: string, dryRun?: boolean) => {
+      const response = await http.post(
+        '/entities?action=deleteReferences',
+        dryRun === undefined ? { urn } : { urn, dryRun },
+        sink,
+      );
+      expect(response.status).toBe(200);
+      return (response.json as { value: { total: number; relatedAspects: Record<string, string>[] } }).value;
+    };
+    const owners = (...owner: string[]) => ({
+      owners: owner.map((urn) => ({ owner: urn, type: 'DATAOWNER' })),
+      lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
+    });
+
+    it('finds the references to a hard-deleted tag, then takes them out of every aspect holding them', async () => {
+      const field = {
+        fieldPath: 'id',
+        nativeDataType: 'int',
+        type: { type: { 'com.linkedin.schema.NumberType': {} } },
+        globalTags: { tags: [{ tag }] },
+      };
+      const batch = [
+        mcp(tag, 'tagProperties', { name: 'Needs Documentation' }),
+        mcp(tagged, 'globalTags', { tags: [{ tag }, { tag: 'urn:li:tag:gold' }] }),
+        mcp(tagged, 'editableSchemaMetadata', {
+          editableSchemaFieldInfo: [{ fieldPath: field.fieldPath, globalTags: field.globalTags }],
+        }),
+        mcp(tagged, 'ownership', owners(leaver, 'urn:li:corpuser:datahub')),
+      ];
+      for (const proposal of batch) {
+        expect((await http.post('/aspects?action=ingestProposal', { proposal }, sink)).status).toBe(200);
+      }
+      // The CLI deletes the tag itself first; its references stay until cleaned.
+      expect((await http.post('/entities?action=delete', { urn: tag }, sink)).status).toBe(200);
+
+      const dry = await references(tag, true);
+      expect(dry.total).toBe(2);
+      expect(dry.relatedAspects.map((related) => Object.keys(related))).toEqual([
+        ['relationship', 'entity', 'aspect'],
+        ['relationship', 'entity', 'aspect'],
+      ]);
+      expect(dry.relatedAspects).toEqual(
+        expect.arrayContaining([
+          { relationship: 'TaggedWith', entity: tagged, aspect: 'globalTags' },
+          { relationship: 'EditableSchemaFieldTaggedWith', entity: tagged, aspect: 'editableSchemaMetadata' },
+        ]),
+      );
+      expect((await aspectsOf(tagged))['globalTags']?.value).toEqual({
+        tags: [{ tag }, { tag: 'urn:li:tag:gold' }],
+      });
+
+      expect(await references(tag)).toEqual(dry); // dryRun defaults to false: this one cleans
+      const cleaned = await aspectsOf(tagged);
+      expect(cleaned['globalTags']?.value).toEqual({ tags: [{ tag: 'urn:li:tag:gold' }] });
+      expect(cleaned['editableSchemaMetadata']?.value).toMatchObject({
+        editableSchemaFieldInfo: [{ fieldPath: 'id', globalTags: { tags: [] } }],
+      });
+      expect(await search('dataset', 'tagged')).toEqual([tagged]);
+      expect(await related(tag, 'TaggedWith,EditableSchemaFieldTaggedWith', 'INCOMING')).toEqual([]);
+      expect(await references(tag, true)).toEqual({ total: 0, relatedAspects: [] });
+    });
+
+    it('drops an owner and deletes an aspect that was nothing but the reference', async () => {
+      const batch = [mcp(filed, 'container', { container: folder }), mcp(filed, 'ownership', owners(leaver))];
+      for (const proposal of batch) {
+        expect((await http.post('/aspects?action=ingestProposal', { proposal }, sink)).status).toBe(200);
+      }
+      expect(await references(folder, false)).toEqual({
+        total: 1,
+        relatedAspects: [{ relationship: 'IsPartOf', entity: filed, aspect: 'container' }],
+      });
+      expect(await aspectsOf(filed)).not.toHaveProperty('container');
+      expect(await related(folder, 'IsPartOf', 'INCOMING')).toEqual([]);
+
+      expect((await references(leaver, false)).total).toBe(2); // tagged (above) and filed
+      expect((await aspectsOf(filed))['ownership']?.value).toMatchObject({ owners: [] });
+      expect((await aspectsOf(tagged))['ownership']?.value).toMatchObject({
+        owners: [{ owner: 'urn:li:corpuser:datahub', type: 'DATAOWNER' }],
+      });
+    });
+
+    it('answers a URN nothing references with nothing, and refuses what is no URN with a 400', async () => {
+      expect(await references('urn:li:tag:unused', true)).toEqual({ total: 0, relatedAspects: [] });
+      const bad = await http.post('/entities?action=deleteReferences', { urn: 'not a urn' }, sink);
+      expect(bad.status).toBe(400);
+      const unknown = await http.post('/entities?action=deleteReferences', { urn: 'urn:li:spaceship:x' }, sink);
+      expect(unknown.status).toBe(400);
+      expect((unknown.json as { message: string }).message).toBe(
+        'Failed to find entity with name spaceship in EntityRegistry',
+      );
+    });
+  });
+
   describe('rollback of an ingestion run, as `datahub ingest rollback` calls it', () => {
     const kept = datasetUrn('warehouse.kept', 'postgres');
     const created = datasetUrn('warehouse.created', 'postgres');

@@ -486,7 +486,7 @@ describe('hostile input to every public endpoint', () => {
     );
   });
 
-  it('delete, rollback, searchAcrossEntities and /config: never a 5xx', async () => {
+  it('delete, deleteReferences, rollback, searchAcrossEntities and /config: never a 5xx', async () => {
     const requests = fc.oneof(
       fc
         .record(
@@ -513,6 +513,15 @@ describe('hostile input to every public endpoint', () => {
       fc
         .record(
           {
+            urn: fc.oneof({ weight: 4, arbitrary: urnTexts }, { weight: 1, arbitrary: jsonValues }),
+            dryRun: fc.oneof({ weight: 3, arbitrary: fc.boolean() }, { weight: 1, arbitrary: jsonValues }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((body) => ({ path: '/entities?action=deleteReferences', body })),
+      fc
+        .record(
+          {
             input: fc.oneof(oddStrings, jsonValues),
             entities: fc.oneof(
               fc.array(fc.oneof(fc.constantFrom('dataset', 'dataJob', 'chart'), oddStrings)),
@@ -528,7 +537,7 @@ describe('hostile input to every public endpoint', () => {
       queryValues.map((verbose) => ({ path: `/config?verbose=${escapeLoosely(verbose)}`, body: undefined })),
     );
     await fuzz(
-      'delete, rollback, searchAcrossEntities, /config',
+      'delete, deleteReferences, rollback, searchAcrossEntities, /config',
       fc.tuple(requests, bodiesAround(fc.constant(null))),
       async ([{ path, body }, junk]) => {
         const response =

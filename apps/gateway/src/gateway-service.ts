@@ -1,7 +1,7 @@
 import type { EntityRegistry } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { AnyRoute } from '@strata/http';
+import { routeCaller, type AnyRoute } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
 import { OutcomeListener } from './consumers/outcome-listener';
@@ -77,7 +77,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
       }),
-      ...deleteRoutes({ registry: options.registry, submitter }),
+      ...deleteRoutes({ registry: options.registry, submitter, call: routeCaller(options.ownedElsewhere) }),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

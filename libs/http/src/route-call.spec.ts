@@ -90,9 +90,9 @@ describe('routeCaller', () => {
       );
     });
 
-    it('refuses a route no service serves: a programming error, not the client’s', async () => {
+    it('answers 503 for a route no service behind it serves: the deployment’s to fix, not the client’s', async () => {
       await expect(call({ method: 'POST', resource: '/entities', action: 'other' }, context())).rejects.toThrow(
-        'No service behind this process serves POST /entities?action=other',
+        new UnavailableError('No service behind this process serves POST /entities?action=other'),
       );
     });
   });

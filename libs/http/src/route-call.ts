@@ -1,4 +1,4 @@
-import { BadGatewayError, errorFromCode, type ErrorCode, type StrataError } from '@strata/model';
+import { BadGatewayError, UnavailableError, errorFromCode, type ErrorCode, type StrataError } from '@strata/model';
 import type { AnyRoute, RequestContext, RouteAddress } from './route';
 
 /**
@@ -36,7 +36,10 @@ export function routeCaller(routes: readonly AnyRoute[]): RouteCaller {
         (candidate.key !== undefined) === (call.key !== undefined),
     );
     if (route === undefined) {
-      throw new Error(`No service behind this process serves ${call.method} ${call.resource}${actionOf(call)}`);
+      // A deployment that leaves the owner out (a gateway without its URL): the operator's to fix, not the client's.
+      throw new UnavailableError(
+        `No service behind this process serves ${call.method} ${call.resource}${actionOf(call)}`,
+      );
     }
     const url = urlOf(call);
     if (route.kind === 'forwarded') return route.call(call, url, context);

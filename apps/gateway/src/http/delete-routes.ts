@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineRoute, type Route } from '@strata/http';
+import { booleanParam, defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
 import {
+  BadGatewayError,
   BadRequestError,
   InvalidUrnError,
   TIME_RANGE_HEADERS,
@@ -8,12 +9,21 @@ import {
   validateProposal,
   type EntityRegistry,
 } from '@strata/model';
+import {
+  cleanReferences,
+  proposalOf,
+  type LatestAspect,
+  type ReferenceEdit,
+  type ReferenceReads,
+} from '../domain/reference-cleanup';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter';
 import { SYNC_INDEX_HEADER } from './ingest-routes';
 
 export interface DeleteRouteOptions {
   readonly registry: EntityRegistry;
   readonly submitter: ProposalSubmitter;
+  /** Calls the routes of the services behind the gateway: the graph's edges, the writer's latest values. */
+  readonly call: RouteCaller;
 }
 
 const millis = (name: string) =>
@@ -82,7 +92,98 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
         };
       },
     }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'deleteReferences',
+      family: 'restli',
+      summary:
+        'Remove every reference to an entity from the aspects of other entities, or (dryRun) say where they are.',
+      description:
+        'Answers {"value": {"total", "relatedAspects": [{"relationship", "entity", "aspect"}]}}: the relationships into the URN, and up to 10 of the aspects holding them. Not a dry run (the default), each such aspect is rewritten without the references — an owner, tag or term association, lineage edge or array item naming the URN goes; an aspect that is nothing but the reference (a container) is deleted — and the call answers once search and relationships show it. References inside other entities\' URNs (their keys) stay.',
+      body: z.object({
+        urn: z.string({ error: 'urn must be a string' }),
+        dryRun: booleanParam().optional(),
+      }),
+      example: { body: { urn: 'urn:li:tag:NeedsDocs', dryRun: true } },
+      handle: async ({ body, context }) => {
+        const { urn } = resolve(options.registry, body.urn);
+        let submissions = 0;
+        const apply = async (edits: readonly ReferenceEdit[]) => {
+          const proposals = edits.map((edit) => proposalOf(options.registry, edit));
+          // A request id of its own per submission: the writer applies a request id once.
+          const requestId = `${context.requestId}/references-${++submissions}`;
+          await options.submitter.submit(proposals, { ...context, requestId, wait: true, waitForIndexing: true });
+        };
+        const cleanup = await cleanReferences(
+          options.registry,
+          urn,
+          { dryRun: body.dryRun ?? false },
+          peerReads(options.call, context),
+          apply,
+        );
+        return { body: { value: { total: cleanup.total, relatedAspects: cleanup.relatedAspects } } };
+      },
+    }),
   ];
+}
+
+const relationshipsAnswer = z.object({
+  total: z.number(),
+  relationships: z.array(z.object({ type: z.string(), entity: z.string() })),
+});
+
+const entitiesAnswer = z.object({
+  results: z.record(
+    z.string(),
+    z.object({
+      aspects: z.record(
+        z.string(),
+        z.object({
+          value: z.record(z.string(), z.unknown()),
+          systemMetadata: z.object({ version: z.string().optional() }).loose().optional(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** Reference cleanup's reads, from the search indexer's graph and the writer's batch read, on the caller's behalf. */
+function peerReads(call: RouteCaller, context: RequestContext): ReferenceReads {
+  const answer = <T>(schema: z.ZodType<T>, body: unknown, what: string): T => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new BadGatewayError(`The ${what} answered in an unexpected shape`);
+    return parsed.data;
+  };
+  return {
+    async incoming(urn, start, count) {
+      const body = await call(
+        {
+          method: 'GET',
+          resource: '/relationships',
+          query: { urn, direction: 'INCOMING', start: String(start), count: String(count) },
+        },
+        context,
+      );
+      const page = answer(relationshipsAnswer, body, 'graph');
+      return {
+        total: page.total,
+        edges: page.relationships.map((relationship) => ({ type: relationship.type, source: relationship.entity })),
+      };
+    },
+    async latest(urns, aspects) {
+      const body = await call({ method: 'GET', resource: '/entitiesV2', query: { ids: urns, aspects } }, context);
+      const found = new Map<string, Map<string, LatestAspect>>();
+      for (const [urn, entity] of Object.entries(answer(entitiesAnswer, body, 'metadata writer').results)) {
+        const values = new Map<string, LatestAspect>();
+        for (const [name, aspect] of Object.entries(entity.aspects)) {
+          values.set(name, { value: aspect.value, version: aspect.systemMetadata?.version });
+        }
+        found.set(urn, values);
+      }
+      return found;
+    },
+  };
 }
 
 /** The URN and its entity, or a 400 in DataHub's words. */
