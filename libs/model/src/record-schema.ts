@@ -71,6 +71,13 @@ export interface UnionSchema {
   readonly members: readonly AvroSchema[];
 }
 
+/** The type of an optional value when it is there: `["null", T]` → T; other schemas (real unions too) unchanged. */
+export function unwrapOptional(type: AvroSchema): AvroSchema {
+  if (type.type !== 'union') return type;
+  const present = type.members.filter((member) => member.type !== 'null');
+  return present.length === 1 && present.length < type.members.length ? (present[0] as AvroSchema) : type;
+}
+
 /** The key a union member takes in Pegasus JSON: a named type's full name, otherwise its type name (`string`, `array`). */
 export function unionMemberKey(member: AvroSchema): string {
   switch (member.type) {

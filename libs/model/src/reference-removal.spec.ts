@@ -1,6 +1,6 @@
 import type { JsonObject } from './aspect-validator';
 import type { EntitySpec } from './entity-registry';
-import { unionMemberKey, type AvroSchema } from './record-schema';
+import { unionMemberKey, unwrapOptional, type AvroSchema } from './record-schema';
 import { removeReferences } from './reference-removal';
 import { EVERY, KEYS, relationshipFields, valuesAt, type RelationshipFieldSpec } from './search-annotations';
 import { sampleAspectValue, sampleUrn, sampleValue, testEntityRegistry } from './testing';
@@ -173,7 +173,7 @@ function planted(entitySpec: EntitySpec, spec: RelationshipFieldSpec, urn: strin
   const aspect = entitySpec.aspect(spec.aspect)!;
   const root = sampleAspectValue(registry, aspect.schema);
   const place = (type: AvroSchema, value: unknown, index: number): unknown => {
-    const present = withoutNull(type);
+    const present = unwrapOptional(type);
     if (index === spec.path.length) return present.type === 'array' ? [urn] : urn;
     const segment = spec.path[index] as string;
     switch (present.type) {
@@ -182,7 +182,7 @@ function planted(entitySpec: EntitySpec, spec: RelationshipFieldSpec, urn: strin
         const holder = (value ?? {}) as JsonObject;
         holder[segment] = place(
           field.type,
-          holder[segment] ?? sampleValue(registry, withoutNull(field.type)),
+          holder[segment] ?? sampleValue(registry, unwrapOptional(field.type)),
           index + 1,
         );
         return holder;
@@ -237,10 +237,3 @@ describe('removeReferences over the whole registry', () => {
     }
   });
 });
-
-/** `["null", T]` → T. */
-function withoutNull(type: AvroSchema): AvroSchema {
-  if (type.type !== 'union') return type;
-  const present = type.members.filter((member) => member.type !== 'null');
-  return present.length === 1 && present.length < type.members.length ? (present[0] as AvroSchema) : type;
-}

@@ -1,6 +1,6 @@
 import type { JsonObject } from './aspect-validator';
 import type { EntitySpec } from './entity-registry';
-import { unionMemberKey, type AvroSchema } from './record-schema';
+import { unionMemberKey, unwrapOptional, type AvroSchema } from './record-schema';
 import { EVERY, KEYS, relationshipFields } from './search-annotations';
 import { parseUrn } from './urn';
 
@@ -68,7 +68,7 @@ function prune(
   urn: string,
   found: () => void,
 ): boolean {
-  const present = withoutNull(type);
+  const present = unwrapOptional(type);
   if (index === path.length) {
     if (value === urn) {
       found();
@@ -133,13 +133,6 @@ function pruneItems(items: unknown[], drop: (item: unknown) => boolean, found: (
     else items[kept++] = item;
   }
   items.length = kept;
-}
-
-/** `["null", T]` → T; other schemas unchanged. */
-function withoutNull(type: AvroSchema): AvroSchema {
-  if (type.type !== 'union') return type;
-  const present = type.members.filter((member) => member.type !== 'null');
-  return present.length === 1 && present.length < type.members.length ? (present[0] as AvroSchema) : type;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

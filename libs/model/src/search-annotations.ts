@@ -1,5 +1,5 @@
 import type { AspectSpec, EntitySpec } from './entity-registry';
-import { unionMemberKey, type AvroSchema, type FieldSchema } from './record-schema';
+import { unionMemberKey, unwrapOptional, type AvroSchema, type FieldSchema } from './record-schema';
 
 /**
  * The search and graph annotations of an entity's aspects (`Searchable`, `Relationship`, see `schemas/README.md`),
@@ -352,13 +352,6 @@ function resolvePath(
 function isScalar(type: AvroSchema): boolean {
   const present = unwrapOptional(type);
   return present.type !== 'record' && present.type !== 'array' && present.type !== 'map' && present.type !== 'union';
-}
-
-/** `["null", T]` → T; other schemas (real unions included) unchanged. */
-function unwrapOptional(type: AvroSchema): AvroSchema {
-  if (type.type !== 'union') return type;
-  const present = type.members.filter((member) => member.type !== 'null');
-  return present.length === 1 && present.length < type.members.length ? (present[0] as AvroSchema) : type;
 }
 
 /** DataHub's default field type for a value of that schema when the annotation does not give one. */
