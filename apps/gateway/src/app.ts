@@ -1,8 +1,18 @@
 import { hostname } from 'node:os';
 import { Agent } from 'undici';
-import { fetchServiceTable, forwardedRoutes, type AnyRoute, type RunnableService } from '@strata/http';
+import { TokenService } from '@strata/auth';
+import {
+  fetchServiceTable,
+  forwardedRoutes,
+  type AnyRoute,
+  type Authenticator,
+  type RunnableService,
+} from '@strata/http';
+import { UNKNOWN_ACTOR_URN } from '@strata/model';
 import { hostServices, STRATA_VERSION, type HostContext, type StrataService } from '@strata/runtime';
 import type { MessageLog } from '@strata/log';
+import { createAuthenticator } from './auth/authenticator';
+import { resolveSecrets } from './auth/secrets';
 import type { GatewayConfig } from './config';
 import { createGatewayService } from './gateway-service';
 import { STRATA_CAPABILITIES } from './http/config-routes';
@@ -16,7 +26,20 @@ export type GatewaySettings = Pick<
   | 'INGESTION_MAX_SERIALIZED_STRING_LENGTH'
   | 'INGEST_MAX_BATCH_PROPOSALS'
   | 'GATEWAY_INSTANCE_ID'
->;
+  | 'METADATA_SERVICE_AUTH_ENABLED'
+  | 'DATAHUB_TOKEN_SERVICE_ISSUER'
+  | 'DATAHUB_SYSTEM_CLIENT_ID'
+> & {
+  readonly DATAHUB_TOKEN_SERVICE_SIGNING_KEY?: string | undefined;
+  readonly DATAHUB_SYSTEM_CLIENT_SECRET?: string | undefined;
+  readonly DATA_DIR: string;
+};
+
+/** The gateway, and how the process serving it authenticates requests. */
+export interface ComposedGateway {
+  readonly service: StrataService;
+  readonly authenticate: Authenticator;
+}
 
 /** What the gateway fronts: the routes and read models of the services behind it. */
 export interface GatewayPeers {
@@ -33,9 +56,31 @@ export function composeGateway(
   settings: GatewaySettings,
   log: MessageLog,
   peers: GatewayPeers,
-): StrataService {
+): ComposedGateway {
   const { registry, serde, topics } = context.model;
-  return createGatewayService({
+  const secrets = resolveSecrets(
+    {
+      signingKey: settings.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
+      systemClientSecret: settings.DATAHUB_SYSTEM_CLIENT_SECRET,
+    },
+    settings.DATA_DIR,
+  );
+  const tokens = new TokenService({
+    signingKey: secrets.signingKey,
+    issuer: settings.DATAHUB_TOKEN_SERVICE_ISSUER,
+    now: () => context.scheduler.now(),
+  });
+  const authLogger = context.logger.child({ component: 'authentication' });
+  const authenticate = createAuthenticator({
+    enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
+    tokens,
+    systemClient: { id: settings.DATAHUB_SYSTEM_CLIENT_ID, secret: secrets.systemClientSecret },
+    anonymousActor: UNKNOWN_ACTOR_URN,
+    onRefused: (reason, path) => {
+      authLogger.info({ reason, path }, 'refused a request without valid credentials');
+    },
+  });
+  const service = createGatewayService({
     log,
     registry,
     serde,
@@ -52,6 +97,7 @@ export function composeGateway(
     capabilities: STRATA_CAPABILITIES,
     strataVersion: STRATA_VERSION,
   });
+  return { service, authenticate };
 }
 
 /**
@@ -75,7 +121,7 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
       (agent) => agent.close(),
     );
     const log = await context.engines.openLog(context.scope, 'gateway');
-    const gateway = composeGateway(context, config, log, {
+    const { service: gateway, authenticate } = composeGateway(context, config, log, {
       routes: tables.flatMap(({ url, table }) =>
         forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS }),
       ),
@@ -91,6 +137,6 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
       },
       'gateway routes to its services',
     );
-    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES };
+    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES, authenticate };
   });
 }

@@ -28,6 +28,43 @@ export const ingestConfig = {
     ),
 };
 
+/**
+ * How the gateway authenticates, shared by every process that runs it. The signing key and the system client's secret
+ * are optional here: the standalone process makes and keeps its own; the gateway alone requires both (below).
+ */
+export const authConfig = {
+  METADATA_SERVICE_AUTH_ENABLED: env
+    .boolean()
+    .default(false)
+    .describe(
+      'Whether requests need credentials (an access token, or the system client). Off, a request without them acts as the anonymous user; a valid token still names its user either way. Health, metrics, documentation, /config and the schema registry are always open.',
+    ),
+  DATAHUB_TOKEN_SERVICE_SIGNING_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (HS256 wants 256 bits of secret)')
+    .optional()
+    .describe(
+      'The secret access tokens are signed and verified with (HS256). Every gateway of a deployment needs the same one. Unset in the standalone process: one is generated and kept in DATA_DIR/secrets, readable by its owner only.',
+    ),
+  DATAHUB_TOKEN_SERVICE_ISSUER: z
+    .string()
+    .min(1)
+    .default('datahub-metadata-service')
+    .describe('The issuer (`iss`) access tokens carry and must carry.'),
+  DATAHUB_SYSTEM_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ".", "_" and "-" only')
+    .default('__datahub_system')
+    .describe("The system client's id: `Authorization: Basic <id>:<secret>` acts as the system actor."),
+  DATAHUB_SYSTEM_CLIENT_SECRET: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .describe(
+      "The system client's secret. Unset in the standalone process: one is generated and kept in DATA_DIR/secrets, readable by its owner only.",
+    ),
+};
+
 /** Configuration of the gateway running alone. */
 export const gatewayConfigSchema = z.object({
   ...listenerConfig(8080),
@@ -36,6 +73,14 @@ export const gatewayConfigSchema = z.object({
   ...topicConfig,
   ...limitsConfig,
   ...ingestConfig,
+  ...authConfig,
+  // Required of a gateway alone: every instance of a deployment must sign, verify and trust the same secrets.
+  DATAHUB_TOKEN_SERVICE_SIGNING_KEY: authConfig.DATAHUB_TOKEN_SERVICE_SIGNING_KEY.unwrap().describe(
+    'The secret access tokens are signed and verified with (HS256); required, and the same for every gateway of a deployment.',
+  ),
+  DATAHUB_SYSTEM_CLIENT_SECRET: authConfig.DATAHUB_SYSTEM_CLIENT_SECRET.unwrap().describe(
+    "The system client's secret; required, and the same for every process of a deployment.",
+  ),
   SERVICE_URLS: z
     .string()
     .default('http://127.0.0.1:8081,http://127.0.0.1:8082')

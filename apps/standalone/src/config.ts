@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { engineConfig, modelConfig, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
-import { ingestConfig } from '@strata/gateway';
+import { authConfig, ingestConfig } from '@strata/gateway';
 import { writerConfig } from '@strata/metadata-writer';
 import { searchIndexerConfig } from '@strata/search-indexer';
 
@@ -15,6 +15,7 @@ export const standaloneConfigSchema = z.object({
   ...topicConfig,
   ...limitsConfig,
   ...ingestConfig,
+  ...authConfig,
   ...writerConfig,
   ...searchIndexerConfig,
 });

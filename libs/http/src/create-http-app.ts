@@ -8,12 +8,26 @@ import { createRequestContextFactory } from './request-context';
 import { defineRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
 
+/** What authentication reads of a request: its path (some are open to all) and its headers. */
+export interface AuthenticationRequest {
+  readonly path: string;
+  header(name: string): string | undefined;
+}
+
+/** Resolves the actor of a request from its credentials, or rejects with `UnauthorizedError`. */
+export type Authenticator = (request: AuthenticationRequest) => Promise<string>;
+
 export interface HttpAppOptions {
   /** Public routes of the process: its own, and those it forwards. */
   readonly routes: readonly AnyRoute[];
   readonly newId: () => string;
-  /** Actor of requests while authentication is off. */
+  /** Actor of requests without credentials (when they may go without). */
   readonly anonymousActor: string;
+  /**
+   * Who a request acts as, from its credentials: the actor, or a rejection with `UnauthorizedError` (401, in the
+   * route's error body). Absent: every request is anonymous.
+   */
+  readonly authenticate?: Authenticator;
   /** Largest JSON body a route handled here accepts, in bytes (forwarded routes stream theirs to the owner). */
   readonly maxBodyBytes: number;
   readonly logger: HttpLogger;
@@ -43,7 +57,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   app.use(frontendPrefix);
-  const contextFor = createRequestContextFactory({ newId: options.newId, actorOf: () => options.anonymousActor });
+  const authenticate = options.authenticate;
+  const contextFor = createRequestContextFactory({
+    newId: options.newId,
+    actorOf: (request) =>
+      authenticate === undefined
+        ? options.anonymousActor
+        : authenticate({ path: request.path, header: (name) => request.get(name) }),
+  });
   app.use(mountRoutes(express.Router(), routes, contextFor, { maxBodyBytes: options.maxBodyBytes }));
   // Swagger UI's scripts and styles, beside its page (a documented route).
   if (options.documentation !== undefined) app.use(SWAGGER_UI, express.static(swaggerUiAssets(), { index: false }));

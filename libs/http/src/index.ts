@@ -37,6 +37,6 @@ export type { ForwardingOptions } from './route-forwarding';
 export { documentedPath, exampleRequest, openApiDocument, restliDocsPage } from './api-docs';
 export type { ApiInfo } from './api-docs';
 export { createHttpApp } from './create-http-app';
-export type { HttpAppOptions } from './create-http-app';
+export type { AuthenticationRequest, Authenticator, HttpAppOptions } from './create-http-app';
 export { runService } from './run-service';
 export type { RunnableService } from './run-service';

@@ -16,7 +16,7 @@ const restliProtocolHeader = 'X-RestLi-Protocol-Version';
 export function mountRoutes(
   router: Router,
   routes: readonly AnyRoute[],
-  contextFor: (request: Request) => RequestContext,
+  contextFor: (request: Request) => Promise<RequestContext>,
   options: { readonly maxBodyBytes: number },
 ): Router {
   const readBody = jsonBodyReader(options.maxBodyBytes);
@@ -43,14 +43,15 @@ async function dispatch(
   group: readonly AnyRoute[],
   request: Request,
   response: Response,
-  contextFor: (request: Request) => RequestContext,
+  contextFor: (request: Request) => Promise<RequestContext>,
   readBody: (request: Request, response: Response) => Promise<unknown>,
 ): Promise<void> {
-  const route = select(group, request, response);
-  if (!route) return;
-  const context = contextFor(request);
+  // Who asks comes first: a request without the credentials it needs is a 401, whatever else is wrong with it.
+  const context = await contextFor(request);
   // Set before the handler runs, so that error responses (a 504 above all) carry the request id too.
   response.setHeader('X-Request-Id', context.requestId);
+  const route = select(group, request, response);
+  if (!route) return;
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
   if (route.kind === 'forwarded') {
     await route.forward(request, response, context);

@@ -3,7 +3,14 @@ import pino, { type Logger } from 'pino';
 import { readCustomModels, readSchemas } from '@strata/schemas';
 import { createEntityRegistry, UNKNOWN_ACTOR_URN, withCustomModels, type EntityRegistry } from '@strata/model';
 import { createEventSerde, topicNamesFrom, type EventSerde, type TopicNames } from '@strata/events';
-import { createHttpApp, listen, type AnyRoute, type RunnableService, type RunningServer } from '@strata/http';
+import {
+  createHttpApp,
+  listen,
+  type AnyRoute,
+  type Authenticator,
+  type RunnableService,
+  type RunningServer,
+} from '@strata/http';
 import { systemScheduler, type Scheduler } from '@strata/timing';
 import { Engines, type EngineSettings } from './engines';
 import { Lifecycle, type LifecycleScope } from './lifecycle';
@@ -53,6 +60,8 @@ export interface HostedServices {
   readonly documented?: boolean;
   /** Largest JSON body a route handled here accepts, in bytes. */
   readonly maxBodyBytes: number;
+  /** Who each request acts as (the public front authenticates); absent, every request is anonymous. */
+  readonly authenticate?: Authenticator;
 }
 
 /**
@@ -100,6 +109,7 @@ export function hostServices(
           newId: randomUUID,
           anonymousActor: UNKNOWN_ACTOR_URN,
           maxBodyBytes: hosted.maxBodyBytes,
+          ...(hosted.authenticate === undefined ? {} : { authenticate: hosted.authenticate }),
           logger,
           isReady: () => ready,
           metrics: hosted.services.flatMap((service) => service.metrics),

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './standalone-process';
@@ -26,6 +26,10 @@ export interface RunningDeployment {
   readonly baseUrl: string;
   readonly dataDir: string;
   readonly namespace: string;
+  /** The key its access tokens are signed with (configured, or the one the standalone process made and kept). */
+  readonly signingKey: string;
+  /** The system client's secret, likewise (its id is DataHub's `__datahub_system` unless configured). */
+  readonly systemClientSecret: string;
   /** The processes, by service name: `strata`, or `gateway`, `metadata-writer` and `search-indexer`. */
   readonly processes: Readonly<Record<string, ServiceProcess>>;
   /** Starts a service again, after it was killed or stopped: same environment, same port. */
@@ -78,7 +82,12 @@ export async function startDeployment(
   };
   try {
     if (name === 'distributed') {
-      const env = { ...base, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
+      // A gateway alone must be given its secrets (every instance of a deployment shares them).
+      const secrets = {
+        DATAHUB_TOKEN_SERVICE_SIGNING_KEY: randomBytes(32).toString('base64url'),
+        DATAHUB_SYSTEM_CLIENT_SECRET: randomBytes(24).toString('base64url'),
+      };
+      const env = { ...base, ...secrets, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
       const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });
       await launch({
@@ -98,11 +107,16 @@ export async function startDeployment(
   }
   const front = processes['gateway'] ?? processes['strata'];
   if (!front) throw new Error('no front process started');
+  const frontEnv = launches.get(processes['gateway'] ? 'gateway' : 'strata')?.env ?? {};
+  const secret = (key: string, file: string) =>
+    frontEnv[key] ?? readFileSync(join(dataDir, 'secrets', file), 'utf8').trim();
   return {
     name,
     baseUrl: front.baseUrl,
     dataDir,
     namespace,
+    signingKey: secret('DATAHUB_TOKEN_SERVICE_SIGNING_KEY', 'token-signing-key'),
+    systemClientSecret: secret('DATAHUB_SYSTEM_CLIENT_SECRET', 'system-client-secret'),
     processes,
     restart: async (service) => {
       const previous = processes[service];
