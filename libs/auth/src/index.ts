@@ -22,6 +22,7 @@ export {
   type ApiOperation,
   type PrivilegeRequirement,
 } from './privileges';
+export { SecurityMark, securityMarkOf, type SecurityMarkName } from './security-marks';
 export {
   ACCESS_TOKEN_DURATIONS,
   DEFAULT_TOKEN_ISSUER,

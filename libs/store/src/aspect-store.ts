@@ -51,6 +51,12 @@ export interface AspectStore {
   /** How many timeseries values of these aspects of one entity lie in the range. */
   countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
 
+  /**
+   * The current value of each named mark that was ever set (see {@link SetMark}), read after every commit that
+   * resolved before this call.
+   */
+  getMarks(names: readonly string[]): Promise<Map<string, string>>;
+
   /** Durable values of a timeseries aspect for one entity, newest first (the source for rebuilding its index). */
   getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]>;
 
@@ -137,7 +143,19 @@ export interface PutTimeseries {
   readonly value: StoredTimeseriesValue;
 }
 
-export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries | DeleteTimeseries;
+/**
+ * Sets a named mark to a value, in the commit: a cheap token that a reader compares with the one it saw before to
+ * learn, with one small read, that something it cached may have changed (the writer marks security changes so that
+ * every gateway notices them at its next request). Concurrent commits may overwrite each other's value; either way
+ * the mark differs from what was read before both.
+ */
+export interface SetMark {
+  readonly kind: 'setMark';
+  readonly name: string;
+  readonly value: string;
+}
+
+export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries | DeleteTimeseries | SetMark;
 
 /** A record the writer publishes once the commit holding it is durable (transactional outbox). */
 export interface OutboxRecord {

@@ -123,6 +123,7 @@ describe('MongoAspectStore document layout', () => {
       outbox: 'outbox',
       outboxSequence: 'outbox_sequence',
       appliedProposals: 'applied_proposal',
+      marks: 'mark',
     });
     expect(mongoCollectionNames('tenant1_').aspects).toBe('tenant1_metadata_aspect_v2');
   });

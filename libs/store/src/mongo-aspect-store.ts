@@ -199,6 +199,13 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromAspectDocument);
   }
 
+  async getMarks(names: readonly string[]): Promise<Map<string, string>> {
+    this.assertOpen();
+    if (names.length === 0) return new Map();
+    const documents = await this.collections.marks.find({ _id: { $in: [...new Set(names)] } }).toArray();
+    return new Map(documents.map((document) => [document._id, document.value]));
+  }
+
   async countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
     this.assertOpen();
     if (aspects.length === 0) return 0;
@@ -248,6 +255,13 @@ export class MongoAspectStore implements AspectStore {
         await timeseries.deleteMany(
           { urn: mutation.urn, aspect: mutation.aspect, ...timestampFilter(mutation.range) },
           { session },
+        );
+        return;
+      case 'setMark':
+        await this.collections.marks.updateOne(
+          { _id: mutation.name },
+          { $set: { value: mutation.value } },
+          { session, upsert: true },
         );
         return;
       case 'putTimeseries': {
@@ -342,6 +356,8 @@ export interface MongoCollectionNames {
   readonly outboxSequence: string;
   /** The idempotency ledger. */
   readonly appliedProposals: string;
+  /** Named marks (see `SetMark`). */
+  readonly marks: string;
 }
 
 export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
@@ -351,6 +367,7 @@ export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
     outbox: `${prefix}outbox`,
     outboxSequence: `${prefix}outbox_sequence`,
     appliedProposals: `${prefix}applied_proposal`,
+    marks: `${prefix}mark`,
   };
 }
 
@@ -406,12 +423,18 @@ export interface AppliedProposalDocument {
   readonly appliedAt: Date;
 }
 
+export interface MarkDocument {
+  readonly _id: string;
+  readonly value: string;
+}
+
 interface StoreCollections {
   readonly aspects: Collection<AspectDocument>;
   readonly timeseries: Collection<TimeseriesDocument>;
   readonly outbox: Collection<OutboxDocument>;
   readonly outboxSequence: Collection<OutboxSequenceDocument>;
   readonly appliedProposals: Collection<AppliedProposalDocument>;
+  readonly marks: Collection<MarkDocument>;
 }
 
 export function toLatestDocument(urn: string, aspect: string, row: PutAspect['row']): AspectDocument {
@@ -542,7 +565,14 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
   const existing = new Set(
     (await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name),
   );
-  const all = [names.aspects, names.timeseries, names.outbox, names.outboxSequence, names.appliedProposals];
+  const all = [
+    names.aspects,
+    names.timeseries,
+    names.outbox,
+    names.outboxSequence,
+    names.appliedProposals,
+    names.marks,
+  ];
   for (const name of all) {
     if (!existing.has(name)) await createCollectionIfAbsent(db, name);
   }
@@ -552,6 +582,7 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
     outbox: db.collection<OutboxDocument>(names.outbox),
     outboxSequence: db.collection<OutboxSequenceDocument>(names.outboxSequence),
     appliedProposals: db.collection<AppliedProposalDocument>(names.appliedProposals),
+    marks: db.collection<MarkDocument>(names.marks),
   };
   // Same names and options every time, so that creating them again is a no-op. The outbox (by sequence) and the
   // ledger (by proposal id) are served by their `_id` index. No TTL on the ledger: pruning it is future work (ADR 0002).

@@ -52,6 +52,10 @@ const STORE_SCHEMA = `
     id TEXT PRIMARY KEY,
     appliedat INTEGER NOT NULL
   ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS mark (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
 `;
 
 /** Options of {@link SqliteAspectStore}. */
@@ -160,6 +164,10 @@ export class SqliteAspectStore implements AspectStore {
         'INSERT OR IGNORE INTO applied_proposal (id, appliedat) VALUES (?, ?)',
       ),
       selectApplied: db.prepare<[string], { id: string }>('SELECT id FROM applied_proposal WHERE id = ?'),
+      upsertMark: db.prepare<[string, string]>(
+        'INSERT INTO mark (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      ),
+      selectMark: db.prepare<[string], { value: string }>('SELECT value FROM mark WHERE name = ?'),
     };
 
     this.commitTransaction = db.transaction((commit: StoreCommit, now: number): void => {
@@ -248,6 +256,17 @@ export class SqliteAspectStore implements AspectStore {
     return settle(() => this.statements.selectLatestByRun.all(runId, Math.max(0, limit)).map(toStoredAspect));
   }
 
+  getMarks(names: readonly string[]): Promise<Map<string, string>> {
+    return settle(() => {
+      const marks = new Map<string, string>();
+      for (const name of names) {
+        const row = this.statements.selectMark.get(name);
+        if (row !== undefined) marks.set(name, row.value);
+      }
+      return marks;
+    });
+  }
+
   countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
     return settle(() => {
       const [from, until] = bounds(range);
@@ -290,6 +309,9 @@ export class SqliteAspectStore implements AspectStore {
         this.statements.deleteTimeseriesRange.run(mutation.urn, mutation.aspect, from, until);
         return;
       }
+      case 'setMark':
+        this.statements.upsertMark.run(mutation.name, mutation.value);
+        return;
       case 'putTimeseries': {
         const value = mutation.value;
         this.statements.upsertTimeseries.run(

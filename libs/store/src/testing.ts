@@ -549,6 +549,46 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       });
     });
 
+    describe('marks', () => {
+      it('sets marks in a commit, atomically with the rest, and reads the latest value of each', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const [first, second] = [`${urn}-a`, `${urn}-b`];
+        expect(await store.getMarks([first, second])).toEqual(new Map());
+        await store.commit({
+          mutations: [put(urn, 'status', 0, 1, {}), { kind: 'setMark', name: first, value: 'v1' }],
+          outbox: [],
+          appliedProposalIds: [],
+        });
+        expect(await store.getMarks([first, second])).toEqual(new Map([[first, 'v1']]));
+        await store.commit({
+          mutations: [
+            { kind: 'setMark', name: first, value: 'v2' },
+            { kind: 'setMark', name: second, value: 'w1' },
+          ],
+          outbox: [],
+          appliedProposalIds: [],
+        });
+        expect(await store.getMarks([first, second, first])).toEqual(
+          new Map([
+            [first, 'v2'],
+            [second, 'w1'],
+          ]),
+        );
+        expect(await store.getMarks([])).toEqual(new Map());
+
+        // A commit that fails sets no mark.
+        await expect(
+          store.commit({
+            mutations: [{ kind: 'setMark', name: first, value: 'lost' }, put(urn, 'status', 0, 1, {})],
+            outbox: [],
+            appliedProposalIds: [],
+          }),
+        ).rejects.toThrow(ConflictError);
+        expect((await store.getMarks([first])).get(first)).toBe('v2');
+      });
+    });
+
     it('keeps everything across close and reopen', async () => {
       const { store, reopen } = await open();
       const urn = newUrn();
@@ -558,6 +598,7 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
           put(urn, 'status', 0, 1, { removed: false }),
           put(urn, 'status', 1, 2, { removed: true }),
           { kind: 'putTimeseries', value: timeseries(urn, 'operation', 5, { n: 5 }) },
+          { kind: 'setMark', name: `${urn}-mark`, value: 'kept' },
         ],
         outbox: [record],
         appliedProposalIds: [`${urn}-p`],
@@ -570,6 +611,7 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       expect(await reopened.getTimeseries(urn, 'operation')).toEqual([timeseries(urn, 'operation', 5, { n: 5 })]);
       expect((await reopened.pendingOutbox(10)).map(withoutId)).toEqual([normalized(record)]);
       expect(await reopened.findApplied([`${urn}-p`])).toEqual(new Set([`${urn}-p`]));
+      expect(await reopened.getMarks([`${urn}-mark`])).toEqual(new Map([[`${urn}-mark`, 'kept']]));
     });
   });
 }

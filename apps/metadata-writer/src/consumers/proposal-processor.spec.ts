@@ -99,6 +99,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     pendingOutbox: (limit) => store.pendingOutbox(limit),
     markPublished: (ids) => store.markPublished(ids),
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
+    getMarks: (names) => store.getMarks(names),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     close: () => store.close(),
@@ -192,6 +193,36 @@ describe('ProposalProcessor', () => {
       ]);
       expect(await store.pendingOutbox(100)).toEqual([]);
       expect(await store.findApplied(['request-1'])).toEqual(new Set(['request-1']));
+    });
+
+    it('marks a change of what authentication reads, in the same commit, and nothing else', async () => {
+      const marks = () => store.getMarks(['security.policies', 'security.principals']);
+      await processor().handleBatch([recordOf(proposalOf(urn, 'status', { removed: true }), requestHeaders('r-1'))]);
+      expect(await marks()).toEqual(new Map());
+
+      const user = 'urn:li:corpuser:ann';
+      await processor().handleBatch([
+        recordOf(proposalOf(user, 'corpUserInfo', { active: true }), requestHeaders('r-2')),
+      ]);
+      expect(await marks()).toEqual(new Map([['security.principals', 'r-2']])); // the user's key is new
+      await processor().handleBatch([
+        recordOf(proposalOf(user, 'corpUserInfo', { active: false }), requestHeaders('r-3')),
+        recordOf(proposalOf(user, 'status', { removed: true }), requestHeaders('r-4')),
+      ]);
+      expect(await marks()).toEqual(new Map([['security.principals', 'r-4']]));
+
+      const policy = {
+        displayName: 'p',
+        description: '',
+        type: 'PLATFORM',
+        state: 'ACTIVE',
+        privileges: ['MANAGE_POLICIES'],
+        actors: { users: [user] },
+      };
+      await processor().handleBatch([
+        recordOf(proposalOf('urn:li:dataHubPolicy:p', 'dataHubPolicyInfo', policy), requestHeaders('r-5')),
+      ]);
+      expect((await marks()).get('security.policies')).toBe('r-5');
     });
 
     it('is applied from JSON bytes too, and written by the system actor when the record names no actor', async () => {
@@ -364,14 +395,12 @@ describe('ProposalProcessor', () => {
         ),
         recordOf(proposalOf(urn, 'datasetKey', undefined, { changeType: 'DELETE' }), requestHeaders('whole')),
       ]);
-      const counts = log
-        .outcomes()
-        .map(({ requestId, status, deletedRows, deletedTimeseriesRows }) => ({
-          requestId,
-          status,
-          deletedRows,
-          deletedTimeseriesRows,
-        }));
+      const counts = log.outcomes().map(({ requestId, status, deletedRows, deletedTimeseriesRows }) => ({
+        requestId,
+        status,
+        deletedRows,
+        deletedTimeseriesRows,
+      }));
       // The entity's versions: its key and the three default aspects, one each.
       expect(counts).toEqual([
         { requestId: 'ranged', status: 'APPLIED', deletedRows: null, deletedTimeseriesRows: 1 },

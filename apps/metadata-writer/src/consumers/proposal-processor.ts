@@ -28,6 +28,7 @@ import {
   type EntityRegistry,
   type ValidatedProposal,
 } from '@strata/model';
+import { securityMarkOf, type SecurityMarkName } from '@strata/auth';
 import { RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
 import type { LogRecord } from '@strata/log';
 import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
@@ -160,7 +161,7 @@ export class ProposalProcessor {
         continue;
       }
       state.apply(decision.mutations);
-      mutations.push(...decision.mutations);
+      mutations.push(...decision.mutations, ...securityMarks(decision.mutations, candidate.proposalId));
       const changeLogs = decision.changeLogs.map((draft) => this.changeLogRecord(draft, headers));
       // A proposal waiting for indexing marks the last change log on each topic: the read models consuming that topic
       // acknowledge it, and the change logs of one entity before it (same partition, in order) with it.
@@ -303,6 +304,7 @@ class BatchState {
           break;
         case 'putTimeseries':
         case 'deleteTimeseries':
+        case 'setMark':
           break;
       }
     }
@@ -387,4 +389,22 @@ function undecodedPlaceholder(record: LogRecord): MetadataChangeProposal {
     systemMetadata: null,
     headers: null,
   };
+}
+
+/**
+ * The marks a proposal's mutations set: one per security mark they touch, valued with the proposal's id (unique, so
+ * that the mark differs from any value a gateway saw before). See `securityMarkOf`.
+ */
+function securityMarks(mutations: readonly AspectMutation[], proposalId: string): AspectMutation[] {
+  const names = new Set<SecurityMarkName>();
+  for (const mutation of mutations) {
+    const mark =
+      mutation.kind === 'put' || mutation.kind === 'deleteAspect'
+        ? securityMarkOf(mutation.urn, mutation.aspect)
+        : mutation.kind === 'deleteEntity'
+          ? securityMarkOf(mutation.urn, undefined)
+          : undefined;
+    if (mark !== undefined) names.add(mark);
+  }
+  return [...names].map((name) => ({ kind: 'setMark', name, value: proposalId }));
 }
