@@ -28,18 +28,19 @@ afterAll(async () => {
   await broker.stop();
 });
 
-const proposal = (urn: string) => ({
+/** An ingestProposal body writing `value` as `aspectName` of `urn`. */
+const write = (urn: string, aspectName: string, value: unknown) => ({
   proposal: {
-    entityType: 'dataset',
+    entityType: /^urn:li:([^:]+):/.exec(urn)?.[1],
     entityUrn: urn,
     changeType: 'UPSERT',
-    aspectName: 'datasetProperties',
-    aspect: {
-      value: JSON.stringify({ description: 'written with a token', customProperties: {} }),
-      contentType: 'application/json',
-    },
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
   },
 });
+const proposal = (urn: string) =>
+  write(urn, 'datasetProperties', { description: 'written with a token', customProperties: {} });
+const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' };
 
 describe.each(['standalone', 'distributed'] as const)('%s with authentication on', (deployment) => {
   let strata: RunningDeployment;
@@ -53,15 +54,23 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     });
     http = new TestHttpClient(strata.baseUrl);
     tokens = new TokenService({ signingKey: strata.signingKey, now: Date.now });
+    // A user to act as: a token's user must exist (the root user does from the start).
+    const jdoe = await http.post(
+      '/aspects?action=ingestProposal',
+      write('urn:li:corpuser:jdoe', 'corpUserInfo', { active: true }),
+      system(),
+    );
+    expect(jdoe.status).toBe(200);
   });
+
+  const system = () => ({ Authorization: `Basic __datahub_system:${strata.systemClientSecret}` });
 
   afterAll(async () => {
     await strata.stop();
     strata.cleanUp();
   });
 
-  const bearer = async (user: string, durationMs: number | undefined = 3_600_000) =>
-    `Bearer ${(await tokens.mint(user, 'PERSONAL', durationMs)).token}`;
+  const bearer = async (user: string) => `Bearer ${(await tokens.mint(user, 'SESSION', 3_600_000)).token}`;
 
   it.each([
     ['no header', undefined],
@@ -123,11 +132,55 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
 
   it('acts as the system actor for the system client', async () => {
     const urn = datasetUrn(`with_system_client_${deployment}`);
-    const system = { Authorization: `Basic __datahub_system:${strata.systemClientSecret}` };
-    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), system)).status).toBe(200);
-    const read = await http.get(`/entitiesV2/${encodeURIComponent(urn)}?aspects=List(datasetProperties)`, system);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), system())).status).toBe(200);
+    const read = await http.get(`/entitiesV2/${encodeURIComponent(urn)}?aspects=List(datasetProperties)`, system());
     const aspects = (read.json as { aspects: Record<string, { created?: { actor: string } }> }).aspects;
     expect(aspects['datasetProperties']?.created?.actor).toBe('urn:li:corpuser:__datahub_system');
+  });
+
+  it('accepts a personal token while its entity exists, and refuses it as soon as the revoking delete is answered', async () => {
+    const { token, claims } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
+    const tokenUrn = `urn:li:dataHubAccessToken:${claims.jti}`;
+    const auth = { Authorization: `Bearer ${token}` };
+    const urn = datasetUrn(`personal_${deployment}`);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(401); // not stored
+    const info = {
+      name: 'ingestion',
+      actorUrn: 'urn:li:corpuser:jdoe',
+      ownerUrn: 'urn:li:corpuser:jdoe',
+      createdAt: Date.now(),
+      expiresAt: (claims.exp ?? 0) * 1000,
+    };
+    expect(
+      (await http.post('/aspects?action=ingestProposal', write(tokenUrn, 'dataHubAccessTokenInfo', info), system()))
+        .status,
+    ).toBe(200);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(200);
+
+    expect((await http.post('/entities?action=delete', { urn: tokenUrn }, system())).status).toBe(200);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(401);
+  });
+
+  it('refuses the tokens of a suspended or soft-deleted user at once, and takes them again when reinstated', async () => {
+    const ann = 'urn:li:corpuser:ann';
+    const set = async (aspectName: string, value: unknown) => {
+      const response = await http.post('/aspects?action=ingestProposal', write(ann, aspectName, value), system());
+      expect(response.status).toBe(200);
+    };
+    await set('corpUserInfo', { active: true });
+    const auth = { Authorization: await bearer('ann') };
+    const urn = datasetUrn(`suspended_${deployment}`);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(200);
+
+    await set('corpUserStatus', { status: 'SUSPENDED', lastModified: stamp });
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(401);
+    await set('corpUserStatus', { status: 'ACTIVE', lastModified: stamp });
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(200);
+    await set('status', { removed: true });
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), auth)).status).toBe(401);
+    // A user nobody created is nobody.
+    const ghost = { Authorization: await bearer('ghost') };
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), ghost)).status).toBe(401);
   });
 
   it('keeps health, /config, the documentation and the schema registry open', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   datasetUrn,
   ingestProposalBody,
+  gatewaySecrets,
   kafkaEnvironment,
   proposalOf,
   startDeployment,
@@ -18,6 +19,7 @@ import {
   startStandalone,
   TestHttpClient,
   type KafkaTestBroker,
+  type ServiceProcess,
 } from '@strata/testing';
 
 let dataDir: string;
@@ -140,6 +142,7 @@ describe('gateways and the services behind them, over Kafka', () => {
         DATA_DIR: strata.dataDir,
         GATEWAY_INSTANCE_ID: 'gateway-under-test',
         SERVICE_URLS: `${writer?.baseUrl ?? ''},${indexer?.baseUrl ?? ''}`,
+        ...gatewaySecrets(strata.signingKey, strata.systemClientSecret),
       };
       const output = await failedStart(
         startServiceProcess({ entry: 'apps/gateway/dist/main.js', name: 'gateway', env, startTimeoutMs: 30_000 }),
@@ -165,13 +168,14 @@ describe('gateways and the services behind them, over Kafka', () => {
       name: 'metadata-writer',
       env,
     });
-    const gateway = await startServiceProcess({
-      entry: 'apps/gateway/dist/main.js',
-      name: 'gateway',
-      // Longer than jest's test timeout: a request waiting for an indexer that is not there would fail the test.
-      env: { ...env, SERVICE_URLS: writer.baseUrl, INGEST_TIMEOUT_MS: '120000' },
-    });
+    let gateway: ServiceProcess | undefined;
     try {
+      gateway = await startServiceProcess({
+        entry: 'apps/gateway/dist/main.js',
+        name: 'gateway',
+        // Longer than jest's test timeout: a request waiting for an indexer that is not there would fail the test.
+        env: { ...env, ...gatewaySecrets(), SERVICE_URLS: writer.baseUrl, INGEST_TIMEOUT_MS: '120000' },
+      });
       const http = new TestHttpClient(gateway.baseUrl);
       const write = await http.post(
         '/aspects?action=ingestProposal',
@@ -187,7 +191,8 @@ describe('gateways and the services behind them, over Kafka', () => {
       expect(search.status).toBe(400);
       expect((search.json as { message: string }).message).toMatch(/Unknown action 'search'/);
     } finally {
-      await gateway.stop();
+      // The writer too when the gateway did not start: nothing outlives the test.
+      await gateway?.stop();
       await writer.stop();
     }
   });

@@ -4,6 +4,7 @@ import { TokenService } from '@strata/auth';
 import {
   fetchServiceTable,
   forwardedRoutes,
+  routeCaller,
   type AnyRoute,
   type Authenticator,
   type RunnableService,
@@ -12,7 +13,9 @@ import { UNKNOWN_ACTOR_URN } from '@strata/model';
 import { hostServices, STRATA_VERSION, type HostContext, type StrataService } from '@strata/runtime';
 import type { MessageLog } from '@strata/log';
 import { createAuthenticator } from './auth/authenticator';
+import { bootstrapProposals } from './auth/bootstrap';
 import { resolveSecrets } from './auth/secrets';
+import { SecurityView, systemContext } from './auth/security-view';
 import type { GatewayConfig } from './config';
 import { createGatewayService } from './gateway-service';
 import { STRATA_CAPABILITIES } from './http/config-routes';
@@ -79,6 +82,10 @@ export function composeGateway(
     onRefused: (reason, path) => {
       authLogger.info({ reason, path }, 'refused a request without valid credentials');
     },
+    security: new SecurityView(
+      routeCaller(peers.routes),
+      systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret),
+    ),
   });
   const service = createGatewayService({
     log,
@@ -96,6 +103,7 @@ export function composeGateway(
     maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
     capabilities: STRATA_CAPABILITIES,
     strataVersion: STRATA_VERSION,
+    bootstrap: bootstrapProposals(registry),
   });
   return { service, authenticate };
 }

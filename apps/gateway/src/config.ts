@@ -75,12 +75,16 @@ export const gatewayConfigSchema = z.object({
   ...ingestConfig,
   ...authConfig,
   // Required of a gateway alone: every instance of a deployment must sign, verify and trust the same secrets.
-  DATAHUB_TOKEN_SERVICE_SIGNING_KEY: authConfig.DATAHUB_TOKEN_SERVICE_SIGNING_KEY.unwrap().describe(
-    'The secret access tokens are signed and verified with (HS256); required, and the same for every gateway of a deployment.',
-  ),
-  DATAHUB_SYSTEM_CLIENT_SECRET: authConfig.DATAHUB_SYSTEM_CLIENT_SECRET.unwrap().describe(
-    "The system client's secret; required, and the same for every process of a deployment.",
-  ),
+  DATAHUB_TOKEN_SERVICE_SIGNING_KEY: z
+    .string({ error: 'is required: every gateway of a deployment must sign and verify tokens with the same key' })
+    .min(32, 'must be at least 32 characters (HS256 wants 256 bits of secret)')
+    .describe(
+      'The secret access tokens are signed and verified with (HS256); required, and the same for every gateway of a deployment.',
+    ),
+  DATAHUB_SYSTEM_CLIENT_SECRET: z
+    .string({ error: 'is required: every process of a deployment must trust the same system client' })
+    .min(16, 'must be at least 16 characters')
+    .describe("The system client's secret; required, and the same for every process of a deployment."),
   SERVICE_URLS: z
     .string()
     .default('http://127.0.0.1:8081,http://127.0.0.1:8082')

@@ -1,7 +1,8 @@
-import type { EntityRegistry } from '@strata/model';
+import { randomUUID } from 'node:crypto';
+import { SYSTEM_ACTOR_URN, type EntityRegistry, type ValidatedProposal } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import { routeCaller, type AnyRoute } from '@strata/http';
+import { isInternalRoute, routeCaller, type AnyRoute, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
 import { OutcomeListener } from './consumers/outcome-listener';
@@ -35,6 +36,8 @@ export interface GatewayServiceOptions {
   /** What `GET /config` says the deployment can do. */
   readonly capabilities: ServerCapabilities;
   readonly strataVersion: string;
+  /** Proposals written at start, as the system actor, before the gateway takes requests (the root user, policies). */
+  readonly bootstrap?: readonly ValidatedProposal[];
 }
 
 /** The consumer group a gateway instance reads outcomes and acknowledgements in. */
@@ -49,6 +52,7 @@ export function outcomeGroupOf(instanceId: string): string {
  */
 export function createGatewayService(options: GatewayServiceOptions): StrataService {
   let outcomes: OutcomeListener | undefined;
+  const call: RouteCaller = routeCaller(options.ownedElsewhere);
   const submitter = new ProposalSubmitter({
     log: options.log,
     serde: options.serde,
@@ -77,14 +81,15 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
       }),
-      ...deleteRoutes({ registry: options.registry, submitter, call: routeCaller(options.ownedElsewhere) }),
+      ...deleteRoutes({ registry: options.registry, submitter, call }),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,
         strataVersion: options.strataVersion,
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       }),
-      ...options.ownedElsewhere,
+      // What the services serve each other stays between them.
+      ...options.ownedElsewhere.filter((route) => !isInternalRoute(route)),
     ],
     readModels: [],
     metrics: [],
@@ -101,6 +106,11 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         },
       });
       await outcomes.start();
+      const bootstrap = options.bootstrap ?? [];
+      if (bootstrap.length > 0) {
+        const requestId = `bootstrap-${randomUUID()}`;
+        await submitter.submit(bootstrap, { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, wait: true });
+      }
     },
     async stop() {
       await outcomes?.stop();

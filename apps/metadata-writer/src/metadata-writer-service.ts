@@ -8,6 +8,7 @@ import { OutboxRelay } from './consumers/outbox-relay';
 import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
 import { runsRoutes } from './http/runs-routes';
+import { securityRoutes } from './http/security-routes';
 import { EntityReader } from './reads/entity-reader';
 
 export interface MetadataWriterServiceOptions {
@@ -60,6 +61,7 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     name: 'metadata-writer',
     routes: [
       ...readRoutes(new EntityReader(options.store, options.registry)),
+      ...securityRoutes(options.store),
       ...runsRoutes({
         store: options.store,
         registry: options.registry,

@@ -5,7 +5,7 @@ import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
 import { mountRoutes } from './mount-routes';
 import { createRequestContextFactory } from './request-context';
-import { defineRoute, type AnyRoute, type Route } from './route';
+import { defineRoute, isInternalRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
 
 /** What authentication reads of a request: its path (some are open to all) and its headers. */
@@ -51,7 +51,11 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const routes: AnyRoute[] = [...ownRoutes(options), ...options.routes];
-  if (options.documentation !== undefined) routes.push(...documentationRoutes(options.documentation, () => routes));
+  if (options.documentation !== undefined) {
+    routes.push(
+      ...documentationRoutes(options.documentation, () => routes.filter((route) => !isInternalRoute(route))),
+    );
+  }
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');

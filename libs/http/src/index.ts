@@ -15,7 +15,7 @@ export { familyOfPath, jsonBodyReader, mountRoutes } from './mount-routes';
 export { createRequestContextFactory } from './request-context';
 export type { RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';
-export { defineRoute, describeIssues } from './route';
+export { defineRoute, describeIssues, isInternalRoute } from './route';
 export type {
   AnyRoute,
   ForwardedRoute,

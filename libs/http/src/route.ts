@@ -103,6 +103,14 @@ export interface ForwardedRoute extends RouteAddress {
 /** Anything a process mounts. */
 export type AnyRoute = Route | ForwardedRoute;
 
+/**
+ * Whether a route is one services serve each other (under `/internal/`): a gateway calls it (`routeCaller`) but never
+ * forwards it to clients, and documentation leaves it out.
+ */
+export function isInternalRoute(route: Pick<RouteAddress, 'resource'>): boolean {
+  return route.resource.startsWith('/internal/');
+}
+
 export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType> {
   readonly method: Route['method'];
   readonly resource: string;

@@ -48,6 +48,12 @@ export interface AspectStore {
    */
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]>;
 
+  /**
+   * The latest values of one aspect across entities, by URN, after `afterUrn` when given, at most `limit` of them: a
+   * page of every policy, say, read straight from the store.
+   */
+  listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]>;
+
   /** How many timeseries values of these aspects of one entity lie in the range. */
   countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
 

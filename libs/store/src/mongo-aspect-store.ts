@@ -199,6 +199,20 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromAspectDocument);
   }
 
+  async listLatest(
+    aspect: string,
+    options: { readonly afterUrn?: string; readonly limit: number },
+  ): Promise<StoredAspect[]> {
+    this.assertOpen();
+    if (options.limit <= 0) return [];
+    const documents = await this.collections.aspects
+      .find({ aspect, version: 0, ...(options.afterUrn === undefined ? {} : { urn: { $gt: options.afterUrn } }) })
+      .sort({ urn: 1 })
+      .limit(options.limit)
+      .toArray();
+    return documents.map(fromAspectDocument);
+  }
+
   async getMarks(names: readonly string[]): Promise<Map<string, string>> {
     this.assertOpen();
     if (names.length === 0) return new Map();
@@ -597,6 +611,8 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
       name: 'latest_by_run',
       partialFilterExpression: { version: 0 },
     },
+    // listLatest: the latest values of one aspect across entities, by URN.
+    { key: { aspect: 1, urn: 1 }, name: 'latest_by_aspect', partialFilterExpression: { version: 0 } },
   ]);
   await collections.timeseries.createIndexes([
     // One value per (urn, aspect, timestamp), which the upsert relies on; newest-first reads scan it backwards.

@@ -31,6 +31,7 @@ const STORE_SCHEMA = `
   );
   CREATE INDEX IF NOT EXISTS latest_by_run ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'))
     WHERE version = 0;
+  CREATE INDEX IF NOT EXISTS latest_by_aspect ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
   CREATE TABLE IF NOT EXISTS timeseries_aspect (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
@@ -112,6 +113,10 @@ export class SqliteAspectStore implements AspectStore {
       selectLatestByRun: db.prepare<[string, number], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2
          WHERE json_extract(systemmetadata, '$.runId') = ? AND version = 0 ORDER BY urn, aspect LIMIT ?`,
+      ),
+      selectLatestOfAspect: db.prepare<[string, string, number], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 INDEXED BY latest_by_aspect
+         WHERE aspect = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
       ),
       selectEntity: db.prepare<[string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`,
@@ -254,6 +259,14 @@ export class SqliteAspectStore implements AspectStore {
 
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
     return settle(() => this.statements.selectLatestByRun.all(runId, Math.max(0, limit)).map(toStoredAspect));
+  }
+
+  listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]> {
+    return settle(() =>
+      this.statements.selectLatestOfAspect
+        .all(aspect, options.afterUrn ?? '', Math.max(0, options.limit))
+        .map(toStoredAspect),
+    );
   }
 
   getMarks(names: readonly string[]): Promise<Map<string, string>> {

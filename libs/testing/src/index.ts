@@ -11,7 +11,7 @@ export type {
   StandaloneProcess,
   StandaloneProcessOptions,
 } from './standalone-process';
-export { deploymentNames, kafkaEnvironment, startDeployment } from './strata-deployment';
+export { deploymentNames, gatewaySecrets, kafkaEnvironment, startDeployment } from './strata-deployment';
 export type { DeploymentName, DeploymentOptions, RunningDeployment } from './strata-deployment';
 export { startKafkaTestBroker } from './kafka-test-broker';
 export type { KafkaTestBroker, KafkaTestBrokerOptions } from './kafka-test-broker';

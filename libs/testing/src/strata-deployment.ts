@@ -61,6 +61,17 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
   };
 }
 
+/**
+ * Secrets for a gateway run alone (which requires them), fresh and random, as environment variables; give every
+ * gateway of one deployment the same ones (a deployment's are in its `signingKey` and `systemClientSecret`).
+ */
+export function gatewaySecrets(
+  signingKey = randomBytes(32).toString('base64url'),
+  systemClientSecret = randomBytes(24).toString('base64url'),
+): Record<string, string> {
+  return { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: signingKey, DATAHUB_SYSTEM_CLIENT_SECRET: systemClientSecret };
+}
+
 /** Starts a deployment of Strata from the built entry points. */
 export async function startDeployment(
   name: DeploymentName,
@@ -83,10 +94,7 @@ export async function startDeployment(
   try {
     if (name === 'distributed') {
       // A gateway alone must be given its secrets (every instance of a deployment shares them).
-      const secrets = {
-        DATAHUB_TOKEN_SERVICE_SIGNING_KEY: randomBytes(32).toString('base64url'),
-        DATAHUB_SYSTEM_CLIENT_SECRET: randomBytes(24).toString('base64url'),
-      };
+      const secrets = gatewaySecrets();
       const env = { ...base, ...secrets, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
       const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });

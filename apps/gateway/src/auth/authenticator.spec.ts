@@ -1,11 +1,39 @@
 import { SYSTEM_ACTOR, TokenService } from '@strata/auth';
 import { UnauthorizedError } from '@strata/model';
-import { createAuthenticator } from './authenticator';
+import { accessTokenUrn, createAuthenticator } from './authenticator';
+import type { Principal } from './security-view';
 
 const now = Date.UTC(2026, 10, 24);
 const tokens = new TokenService({ signingKey: 'k'.repeat(32), now: () => now });
 const anonymous = 'urn:li:corpuser:UNKNOWN';
 const systemClient = { id: '__datahub_system', secret: 'a-system-client-secret' };
+
+/** The catalog as the test sets it: users (all active unless told otherwise) and stored tokens. */
+const catalog = {
+  missing: new Set<string>(),
+  removed: new Set<string>(),
+  suspended: new Set<string>(),
+  revoked: new Set<string>(),
+  asked: [] as (string | undefined)[],
+};
+const security = {
+  snapshot: () =>
+    Promise.resolve({
+      principal: (actor: string, tokenUrn?: string): Promise<Principal> => {
+        catalog.asked.push(tokenUrn);
+        return Promise.resolve({
+          actor,
+          exists: !catalog.missing.has(actor),
+          removed: catalog.removed.has(actor),
+          suspended: catalog.suspended.has(actor),
+          groups: [],
+          roles: [],
+          ...(tokenUrn === undefined ? {} : { tokenExists: !catalog.revoked.has(tokenUrn) }),
+        });
+      },
+      policies: () => Promise.resolve([]),
+    }),
+};
 
 function authenticator(enabled: boolean) {
   const refused: string[] = [];
@@ -15,6 +43,7 @@ function authenticator(enabled: boolean) {
     systemClient,
     anonymousActor: anonymous,
     onRefused: (reason) => refused.push(reason),
+    security,
   });
   const as = (path: string, authorization?: string) =>
     authenticate({ path, header: (name) => (name.toLowerCase() === 'authorization' ? authorization : undefined) });
@@ -48,6 +77,40 @@ describe('createAuthenticator', () => {
     await expect(as('/aspects', header)).rejects.toThrow(new UnauthorizedError('Unauthorized to perform this action.'));
     expect(refused).toHaveLength(1);
     expect(refused[0]).not.toContain('a-system-client-secret');
+  });
+
+  it('refuses the token of a user who does not exist, is soft-deleted or suspended, and a revoked personal token', async () => {
+    const { as, refused } = authenticator(true);
+    const personal = await tokens.mint('ann', 'PERSONAL', 3_600_000);
+    const session = await tokens.mint('ann', 'SESSION', 3_600_000);
+    expect(await as('/aspects', `Bearer ${personal.token}`)).toBe('urn:li:corpuser:ann');
+    expect(await as('/aspects', `Bearer ${session.token}`)).toBe('urn:li:corpuser:ann');
+    // A personal token is looked up by its id; a session token is not stored.
+    expect(catalog.asked.slice(-2)).toEqual([accessTokenUrn(personal.claims.jti), undefined]);
+
+    for (const set of [catalog.missing, catalog.removed, catalog.suspended]) {
+      set.add('urn:li:corpuser:ann');
+      await expect(as('/aspects', `Bearer ${personal.token}`)).rejects.toThrow(UnauthorizedError);
+      await expect(as('/aspects', `Bearer ${session.token}`)).rejects.toThrow(UnauthorizedError);
+      set.clear();
+    }
+    catalog.revoked.add(accessTokenUrn(personal.claims.jti));
+    await expect(as('/aspects', `Bearer ${personal.token}`)).rejects.toThrow(UnauthorizedError);
+    expect(await as('/aspects', `Bearer ${session.token}`)).toBe('urn:li:corpuser:ann');
+    catalog.revoked.clear();
+    expect(refused).toEqual([
+      'Actor is not active',
+      'Actor is not active',
+      'Actor is not active',
+      'Actor is not active',
+      'Actor is not active',
+      'Actor is not active',
+      'Token has been revoked',
+    ]);
+    // With authentication off, such a token names nobody: the request is anonymous.
+    catalog.suspended.add('urn:li:corpuser:ann');
+    expect(await authenticator(false).as('/aspects', `Bearer ${personal.token}`)).toBe(anonymous);
+    catalog.suspended.clear();
   });
 
   it('refuses an expired token and one signed with another key', async () => {

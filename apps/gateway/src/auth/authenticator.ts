@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { credentialsOf, SYSTEM_ACTOR, TokenError, type TokenService } from '@strata/auth';
 import type { Authenticator } from '@strata/http';
 import { UnauthorizedError } from '@strata/model';
+import type { SecuritySnapshot } from './security-view';
 
 /** DataHub's answer to every request without the credentials it needs, whatever is wrong with them. */
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action.';
@@ -16,6 +17,13 @@ export interface AuthenticatorOptions {
   readonly anonymousActor: string;
   /** Told why credentials were refused (never the credentials themselves), for the server's log. */
   readonly onRefused?: (reason: string, path: string) => void;
+  /** The catalog's security state: whether a token's user may act, whether a stored token still exists. */
+  readonly security: { snapshot(): Promise<SecuritySnapshot> };
+}
+
+/** The entity a stored (personal) access token is kept as: its `jti` names it (docs/adr/0020). */
+export function accessTokenUrn(jti: string): string {
+  return `urn:li:dataHubAccessToken:${jti}`;
 }
 
 /**
@@ -35,7 +43,8 @@ const OPEN_PATHS = [
 /**
  * The gateway's authentication: a valid access token acts as its user (`urn:li:corpuser:<actorId>`), the system
  * client as the system actor — on every path, also when authentication is off, so that every write names who made
- * it. A request without valid credentials is anonymous on an open path, and anywhere while authentication is off;
+ * it. A token is valid when it verifies, its user exists and is neither soft-deleted nor suspended, and — for a
+ * stored (personal) token — its `dataHubAccessToken` entity still exists: revoking deletes it. A request without valid credentials is anonymous on an open path, and anywhere while authentication is off;
  * otherwise it is refused with DataHub's 401, whatever was wrong (missing, malformed, expired, another key's).
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
@@ -59,7 +68,13 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     } else {
       try {
         const claims = await options.tokens.verify(credentials.token);
-        return `urn:li:corpuser:${claims.actorId}`;
+        const actor = `urn:li:corpuser:${claims.actorId}`;
+        const stored = claims.version === '2';
+        const snapshot = await options.security.snapshot();
+        const principal = await snapshot.principal(actor, stored ? accessTokenUrn(claims.jti) : undefined);
+        if (!principal.exists || principal.removed || principal.suspended) refusal = 'Actor is not active';
+        else if (stored && principal.tokenExists !== true) refusal = 'Token has been revoked';
+        else return actor;
       } catch (error) {
         if (!(error instanceof TokenError)) throw error;
         refusal = error.message;

@@ -100,6 +100,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     markPublished: (ids) => store.markPublished(ids),
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
     getMarks: (names) => store.getMarks(names),
+    listLatest: (aspect, options) => store.listLatest(aspect, options),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     close: () => store.close(),
