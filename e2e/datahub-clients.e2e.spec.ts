@@ -15,6 +15,7 @@ import {
   type KafkaTestBroker,
   type RunningDeployment,
 } from '@strata/testing';
+import { TokenService } from '@strata/auth';
 
 /** The headers the sink sends, plus read-your-writes so the reads below see the writes. */
 const sink = {
@@ -500,6 +501,77 @@ describe.each(deploymentNames)('%s', (deployment) => {
       expect((unknown.json as { message: string }).message).toBe(
         'Failed to find entity with name spaceship in EntityRegistry',
       );
+    });
+  });
+
+  describe('the security entities, with authentication off', () => {
+    const policy = {
+      displayName: 'Everyone may manage policies',
+      description: 'An escalation nobody anonymous may write',
+      type: 'PLATFORM',
+      state: 'ACTIVE',
+      privileges: ['MANAGE_POLICIES'],
+      actors: { allUsers: true },
+    };
+    const credentials = { salt: 'c2FsdA==', hashedPassword: 'scrypt$32768$8$1$AAAA' };
+    const writes = [
+      mcp('urn:li:dataHubPolicy:escalation', 'dataHubPolicyInfo', policy),
+      mcp('urn:li:corpuser:datahub', 'corpUserCredentials', credentials),
+    ];
+    const bearer = async (user: string) => {
+      const tokens = new TokenService({ signingKey: strata.signingKey, now: Date.now });
+      return { Authorization: `Bearer ${(await tokens.mint(user, 'SESSION', 3_600_000)).token}` };
+    };
+
+    it('refuses an anonymous write of credentials or a policy with 401, and a user without the privilege with 403', async () => {
+      for (const proposal of writes) {
+        const anonymous = await http.post('/aspects?action=ingestProposal', { proposal }, sink);
+        expect(anonymous.status).toBe(401);
+        expect((anonymous.json as { message: string }).message).toBe('Unauthorized to perform this action.');
+      }
+      const batch = await http.post(
+        '/aspects?action=ingestProposalBatch',
+        { proposals: [mcp(orders, 'status', { removed: false }), ...writes] },
+        sink,
+      );
+      expect(batch.status).toBe(401);
+      expect(
+        (
+          await http.post(
+            '/aspects?action=ingestProposal',
+            { proposal: mcp('urn:li:corpuser:reader', 'corpUserInfo', { active: true }) },
+            sink,
+          )
+        ).status,
+      ).toBe(200);
+      const reader = await http.post(
+        '/aspects?action=ingestProposal',
+        { proposal: writes[0] },
+        { ...sink, ...(await bearer('reader')) },
+      );
+      expect(reader.status).toBe(403);
+      expect((reader.json as { message: string }).message).toBe(
+        'User urn:li:corpuser:reader is unauthorized to modify entity: HttpStatus: 403 Urn: urn:li:dataHubPolicy:escalation',
+      );
+      const deleting = await http.post('/entities?action=delete', { urn: 'urn:li:dataHubPolicy:0' }, sink);
+      expect(deleting.status).toBe(401);
+    });
+
+    it('lets the root user write them, and never returns a password hash', async () => {
+      const root = { ...sink, ...(await bearer('datahub')) };
+      for (const proposal of writes) {
+        expect((await http.post('/aspects?action=ingestProposal', { proposal }, root)).status).toBe(200);
+      }
+      expect(Object.keys(await aspectsOf('urn:li:corpuser:datahub'))).not.toContain('corpUserCredentials');
+      const explicit = await http.get(
+        `/entitiesV2/${encodeURIComponent('urn:li:corpuser:datahub')}?aspects=List(corpUserCredentials)`,
+      );
+      expect(Object.keys((explicit.json as { aspects: object }).aspects)).toEqual(['corpUserKey']);
+      const version = await http.get(
+        `/aspects/${encodeURIComponent('urn:li:corpuser:datahub')}?aspect=corpUserCredentials&version=0`,
+      );
+      expect(version.status).toBe(403);
+      expect(JSON.stringify(version.json)).not.toContain('scrypt');
     });
   });
 

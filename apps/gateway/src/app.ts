@@ -13,6 +13,7 @@ import { UNKNOWN_ACTOR_URN } from '@strata/model';
 import { hostServices, STRATA_VERSION, type HostContext, type StrataService } from '@strata/runtime';
 import type { MessageLog } from '@strata/log';
 import { createAuthenticator } from './auth/authenticator';
+import { Authorizer } from './auth/authorizer';
 import { bootstrapProposals } from './auth/bootstrap';
 import { resolveSecrets } from './auth/secrets';
 import { SecurityView, systemContext } from './auth/security-view';
@@ -74,6 +75,10 @@ export function composeGateway(
     now: () => context.scheduler.now(),
   });
   const authLogger = context.logger.child({ component: 'authentication' });
+  const security = new SecurityView(
+    routeCaller(peers.routes),
+    systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret),
+  );
   const authenticate = createAuthenticator({
     enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
     tokens,
@@ -82,10 +87,7 @@ export function composeGateway(
     onRefused: (reason, path) => {
       authLogger.info({ reason, path }, 'refused a request without valid credentials');
     },
-    security: new SecurityView(
-      routeCaller(peers.routes),
-      systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret),
-    ),
+    security,
   });
   const service = createGatewayService({
     log,
@@ -104,6 +106,11 @@ export function composeGateway(
     capabilities: STRATA_CAPABILITIES,
     strataVersion: STRATA_VERSION,
     bootstrap: bootstrapProposals(registry),
+    authorizer: new Authorizer({
+      enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
+      anonymousActor: UNKNOWN_ACTOR_URN,
+      security,
+    }),
   });
   return { service, authenticate };
 }

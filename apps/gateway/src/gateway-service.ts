@@ -5,6 +5,7 @@ import type { MessageLog } from '@strata/log';
 import { isInternalRoute, routeCaller, type AnyRoute, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
+import type { Authorizer } from './auth/authorizer';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
@@ -38,6 +39,8 @@ export interface GatewayServiceOptions {
   readonly strataVersion: string;
   /** Proposals written at start, as the system actor, before the gateway takes requests (the root user, policies). */
   readonly bootstrap?: readonly ValidatedProposal[];
+  /** Who may do what; absent, nothing is checked (a gateway in a test of something else). */
+  readonly authorizer?: Authorizer;
 }
 
 /** The consumer group a gateway instance reads outcomes and acknowledgements in. */
@@ -80,8 +83,18 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         asyncByDefault: options.asyncIngestByDefault,
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
+        authorize: async (proposals, context) => {
+          await options.authorizer?.requireSecurityWrites(context, proposals);
+        },
       }),
-      ...deleteRoutes({ registry: options.registry, submitter, call }),
+      ...deleteRoutes({
+        registry: options.registry,
+        submitter,
+        call,
+        authorize: async (proposals, context) => {
+          await options.authorizer?.requireSecurityWrites(context, proposals);
+        },
+      }),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

@@ -8,6 +8,7 @@ import {
   parseUrn,
   validateProposal,
   type EntityRegistry,
+  type ValidatedProposal,
 } from '@strata/model';
 import {
   cleanReferences,
@@ -24,6 +25,8 @@ export interface DeleteRouteOptions {
   readonly submitter: ProposalSubmitter;
   /** Calls the routes of the services behind the gateway: the graph's edges, the writer's latest values. */
   readonly call: RouteCaller;
+  /** Refuses (401, 403) proposals the caller may not write, before anything is published. */
+  readonly authorize: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
 }
 
 const millis = (name: string) =>
@@ -79,6 +82,7 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
           headers,
         });
         const waitForIndexing = context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
+        await options.authorize([proposal], context);
         const { outcomes } = await options.submitter.submit([proposal], { ...context, wait: true, waitForIndexing });
         const outcome = outcomes[0];
         const timeseriesRows = outcome?.deletedTimeseriesRows ?? 0;
@@ -111,6 +115,7 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
         let submissions = 0;
         const apply = async (edits: readonly ReferenceEdit[]) => {
           const proposals = edits.map((edit) => proposalOf(options.registry, edit));
+          await options.authorize(proposals, context);
           // A request id of its own per submission: the writer applies a request id once.
           const requestId = `${context.requestId}/references-${++submissions}`;
           await options.submitter.submit(proposals, { ...context, requestId, wait: true, waitForIndexing: true });

@@ -20,6 +20,8 @@ export interface IngestRoutesOptions {
   readonly maxAspectBytes: number;
   /** Most proposals accepted by one batch request. */
   readonly maxBatchProposals: number;
+  /** Refuses (401, 403) proposals the caller may not write, before anything is published. */
+  readonly authorize: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
 }
 
 /** Rest.li's `async` action parameter: a string ("true", "false", "unset") in DataHub, a boolean from some clients. */
@@ -62,6 +64,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
     // Read-your-writes in the indices is asked for with the header or `?wait=indexed`; it implies waiting.
     const waitForIndexing = waitFor === 'indexed' || context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
     const wait = waitForIndexing || !(asyncFlag ?? options.asyncByDefault);
+    await options.authorize(proposals, context);
     const result = await options.submitter.submit(proposals, { ...context, wait, waitForIndexing });
     return { wait, result, headers: outcomeHeaders(result, waitForIndexing) };
   };

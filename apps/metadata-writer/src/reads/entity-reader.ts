@@ -1,5 +1,6 @@
 import {
   BadRequestError,
+  ForbiddenError,
   InvalidUrnError,
   NotFoundError,
   parseUrn,
@@ -37,6 +38,12 @@ export interface ReadEntity {
 }
 
 /**
+ * Aspects that hold secrets — a native user's password hash, a secret's value — which no read returns: an entity read
+ * leaves them out, even when asked for by name, and a read of one of their versions is refused.
+ */
+export const SECRET_ASPECTS: ReadonlySet<string> = new Set(['corpUserCredentials', 'dataHubSecretValue']);
+
+/**
  * Reads entities and aspect versions from the primary store. Like DataHub, an entity read always includes the key
  * aspect — derived from the URN when nothing was ever written — so an unknown URN reads as its key alone.
  */
@@ -53,7 +60,7 @@ export class EntityReader {
     const { urn, entity, key } = typeof urnOrText === 'string' ? this.resolve(urnOrText) : urnOrText;
     const requested = aspectNames?.map((name) => this.aspectOf(entity, name));
     const versioned = (requested ?? entity.aspects)
-      .filter((spec) => spec.kind === 'versioned')
+      .filter((spec) => spec.kind === 'versioned' && !SECRET_ASPECTS.has(spec.name))
       .map((spec) => spec.name);
     const rows = await this.store.getEntity(urn.toString(), versioned);
     const byName = new Map(rows.map((row) => [row.aspect, row]));
@@ -85,6 +92,9 @@ export class EntityReader {
   async getVersion(urnText: string, aspectName: string, version: number): Promise<ReadAspect & { requested: number }> {
     const { urn, entity } = this.resolve(urnText);
     const spec = this.aspectOf(entity, aspectName);
+    if (SECRET_ASPECTS.has(spec.name)) {
+      throw new ForbiddenError(`Aspect ${spec.name} holds a secret and is never returned by reads`);
+    }
     if (spec.kind === 'timeseries') {
       throw new BadRequestError(`Aspect ${aspectName} is a timeseries aspect; read it with getTimeseriesAspectValues`);
     }
