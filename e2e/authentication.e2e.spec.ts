@@ -183,6 +183,72 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     expect((await http.post('/aspects?action=ingestProposal', proposal(urn), ghost)).status).toBe(401);
   });
 
+  it('makes, lists and revokes personal tokens through the token API, each user its own, an admin anyone’s', async () => {
+    const jdoe = { Authorization: await bearer('jdoe') };
+    const root = { Authorization: await bearer('datahub') };
+    const made = await http.post('/openapi/v1/tokens', { name: 'ingestion', duration: 'ONE_HOUR' }, jdoe);
+    expect(made.status).toBe(200);
+    const { accessToken, metadata } = made.json as { accessToken: string; metadata: Record<string, unknown> };
+    expect(metadata).toEqual({
+      id: expect.any(String) as unknown,
+      name: 'ingestion',
+      actorUrn: 'urn:li:corpuser:jdoe',
+      ownerUrn: 'urn:li:corpuser:jdoe',
+      createdAt: expect.any(Number) as unknown,
+      expiresAt: (metadata['createdAt'] as number) + 3_600_000,
+    });
+    const personal = { Authorization: `Bearer ${accessToken}` };
+    const urn = datasetUrn(`token_api_${deployment}`);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), personal)).status).toBe(200);
+
+    const mine = await http.get('/openapi/v1/tokens', jdoe);
+    expect(mine.status).toBe(200);
+    expect((mine.json as { tokens: { id: string }[] }).tokens.map((token) => token.id)).toContain(metadata['id']);
+    const othersOwn = await http.get(`/openapi/v1/tokens?actorUrn=${encodeURIComponent('urn:li:corpuser:jdoe')}`, root);
+    expect((othersOwn.json as { tokens: { id: string }[] }).tokens.map((token) => token.id)).toContain(metadata['id']);
+
+    // Not for someone else, unless one may manage everyone's tokens.
+    const forRoot = await http.post(
+      '/openapi/v1/tokens',
+      { name: 'x', duration: 'ONE_DAY', actorUrn: 'urn:li:corpuser:datahub' },
+      jdoe,
+    );
+    expect(forRoot.status).toBe(403);
+    expect(forRoot.json).toEqual({
+      error: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
+    });
+    expect(
+      (await http.get(`/openapi/v1/tokens?actorUrn=${encodeURIComponent('urn:li:corpuser:datahub')}`, jdoe)).status,
+    ).toBe(403);
+    const forJdoe = await http.post(
+      '/openapi/v1/tokens',
+      { name: 'by root', duration: 'NO_EXPIRY', actorUrn: 'urn:li:corpuser:jdoe' },
+      root,
+    );
+    expect(forJdoe.status).toBe(200);
+    expect((forJdoe.json as { metadata: Record<string, unknown> }).metadata).toMatchObject({
+      actorUrn: 'urn:li:corpuser:jdoe',
+      ownerUrn: 'urn:li:corpuser:datahub',
+      expiresAt: null,
+    });
+    expect((await http.post('/openapi/v1/tokens', { name: 'x', duration: 'FOREVER' }, jdoe)).status).toBe(400);
+    expect((await http.post('/openapi/v1/tokens', { name: 'x', duration: 'ONE_DAY' })).status).toBe(401);
+
+    // Revoked by its maker; refused at once; gone.
+    const id = metadata['id'] as string;
+    const kim = 'urn:li:corpuser:kim';
+    expect(
+      (await http.post('/aspects?action=ingestProposal', write(kim, 'corpUserInfo', { active: true }), system()))
+        .status,
+    ).toBe(200);
+    expect(
+      (await http.send('DELETE', `/openapi/v1/tokens/${id}`, undefined, { Authorization: await bearer('kim') })).status,
+    ).toBe(403);
+    expect((await http.send('DELETE', `/openapi/v1/tokens/${id}`, undefined, jdoe)).status).toBe(204);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(urn), personal)).status).toBe(401);
+    expect((await http.send('DELETE', `/openapi/v1/tokens/${id}`, undefined, jdoe)).status).toBe(404);
+  });
+
   it('keeps health, /config, the documentation and the schema registry open', async () => {
     expect((await http.get('/health')).status).toBe(200);
     expect((await http.get('/config')).status).toBe(200);

@@ -75,10 +75,8 @@ export function composeGateway(
     now: () => context.scheduler.now(),
   });
   const authLogger = context.logger.child({ component: 'authentication' });
-  const security = new SecurityView(
-    routeCaller(peers.routes),
-    systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret),
-  );
+  const internalContext = systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret);
+  const security = new SecurityView(routeCaller(peers.routes), internalContext);
   const authenticate = createAuthenticator({
     enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
     tokens,
@@ -106,11 +104,16 @@ export function composeGateway(
     capabilities: STRATA_CAPABILITIES,
     strataVersion: STRATA_VERSION,
     bootstrap: bootstrapProposals(registry),
-    authorizer: new Authorizer({
-      enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
-      anonymousActor: UNKNOWN_ACTOR_URN,
+    auth: {
+      authorizer: new Authorizer({
+        enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
+        anonymousActor: UNKNOWN_ACTOR_URN,
+        security,
+      }),
+      tokens,
       security,
-    }),
+      internalContext,
+    },
   });
   return { service, authenticate };
 }

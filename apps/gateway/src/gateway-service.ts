@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { SYSTEM_ACTOR_URN, type EntityRegistry, type ValidatedProposal } from '@strata/model';
 import type { EventSerde, TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import { isInternalRoute, routeCaller, type AnyRoute, type RouteCaller } from '@strata/http';
+import { isInternalRoute, routeCaller, type AnyRoute, type RequestContext, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
+import type { TokenService } from '@strata/auth';
 import type { Authorizer } from './auth/authorizer';
+import type { SecurityView } from './auth/security-view';
+import { tokenRoutes } from './http/token-routes';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
@@ -39,8 +42,16 @@ export interface GatewayServiceOptions {
   readonly strataVersion: string;
   /** Proposals written at start, as the system actor, before the gateway takes requests (the root user, policies). */
   readonly bootstrap?: readonly ValidatedProposal[];
-  /** Who may do what; absent, nothing is checked (a gateway in a test of something else). */
-  readonly authorizer?: Authorizer;
+  /**
+   * Authentication's parts: who may do what, the tokens, the security view and the context of the gateway's own
+   * reads. Absent, nothing is checked and no token is served (a gateway in a test of something else).
+   */
+  readonly auth?: {
+    readonly authorizer: Authorizer;
+    readonly tokens: TokenService;
+    readonly security: SecurityView;
+    readonly internalContext: RequestContext;
+  };
 }
 
 /** The consumer group a gateway instance reads outcomes and acknowledgements in. */
@@ -84,7 +95,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
         authorize: async (proposals, context) => {
-          await options.authorizer?.requireSecurityWrites(context, proposals);
+          await options.auth?.authorizer.requireSecurityWrites(context, proposals);
         },
       }),
       ...deleteRoutes({
@@ -92,9 +103,18 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         submitter,
         call,
         authorize: async (proposals, context) => {
-          await options.authorizer?.requireSecurityWrites(context, proposals);
+          await options.auth?.authorizer.requireSecurityWrites(context, proposals);
         },
       }),
+      ...(options.auth === undefined
+        ? []
+        : tokenRoutes({
+            registry: options.registry,
+            submitter,
+            call,
+            now: () => options.scheduler.now(),
+            ...options.auth,
+          })),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

@@ -45,6 +45,11 @@ export class Authorizer {
     return this.options.enabled;
   }
 
+  /** Refuses an anonymous caller with 401, whether authentication is on or off. */
+  requireCredentials(context: RequestContext): void {
+    if (context.actor === this.options.anonymousActor) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
+  }
+
   async require(context: RequestContext, check: Check): Promise<void> {
     if (!this.options.enabled && check.always !== true) return;
     if (context.actor === SYSTEM_ACTOR) return;

@@ -4,8 +4,8 @@ import { defineRoute, type Route } from '@strata/http';
 import { BadRequestError, parseUrn, InvalidUrnError } from '@strata/model';
 import type { AspectStore, StoredAspect } from '@strata/store';
 
-/** Most policies read in one answer: far more than any deployment defines. */
-const MAX_POLICIES = 10_000;
+/** Most policies or tokens read in one answer: far more than any deployment keeps. */
+const MAX_ROWS = 100_000;
 const PAGE = 500;
 
 /**
@@ -36,18 +36,38 @@ export function securityRoutes(store: AspectStore): Route[] {
       family: 'openapi',
       summary: 'Every policy: its URN and its dataHubPolicyInfo.',
       handle: async () => {
-        const policies: { urn: string; info: unknown }[] = [];
-        let afterUrn: string | undefined;
-        for (;;) {
-          const page = await store.listLatest('dataHubPolicyInfo', {
-            limit: PAGE,
-            ...(afterUrn === undefined ? {} : { afterUrn }),
-          });
-          policies.push(...page.map((row) => ({ urn: row.urn, info: row.value })));
-          if (page.length < PAGE || policies.length >= MAX_POLICIES) break;
-          afterUrn = page[page.length - 1]?.urn;
-        }
-        return { body: { policies } };
+        const rows = await allLatest(store, 'dataHubPolicyInfo');
+        return { body: { policies: rows.map((row) => ({ urn: row.urn, info: row.value })) } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/internal/security/tokens',
+      family: 'openapi',
+      summary: 'Stored access tokens (their dataHubAccessTokenInfo), all or those of one actor or owner, or one by id.',
+      query: z.object({
+        id: z.string().min(1).optional(),
+        actorUrn: z.string().min(1).optional(),
+        ownerUrn: z.string().min(1).optional(),
+      }),
+      handle: async ({ query }) => {
+        const rows =
+          query.id === undefined
+            ? await allLatest(store, 'dataHubAccessTokenInfo')
+            : await store.getLatest([
+                { urn: `urn:li:dataHubAccessToken:${query.id}`, aspect: 'dataHubAccessTokenInfo' },
+              ]);
+        const tokens = rows
+          .map((row): Record<string, unknown> => ({
+            id: row.urn.slice('urn:li:dataHubAccessToken:'.length),
+            ...row.value,
+          }))
+          .filter(
+            (token) =>
+              (query.actorUrn === undefined || token['actorUrn'] === query.actorUrn) &&
+              (query.ownerUrn === undefined || token['ownerUrn'] === query.ownerUrn),
+          );
+        return { body: { tokens } };
       },
     }),
     defineRoute({
@@ -99,6 +119,18 @@ export function securityRoutes(store: AspectStore): Route[] {
       },
     }),
   ];
+}
+
+/** Every latest value of an aspect, page by page, up to {@link MAX_ROWS}. */
+async function allLatest(store: AspectStore, aspect: string): Promise<StoredAspect[]> {
+  const rows: StoredAspect[] = [];
+  let afterUrn: string | undefined;
+  for (;;) {
+    const page = await store.listLatest(aspect, { limit: PAGE, ...(afterUrn === undefined ? {} : { afterUrn }) });
+    rows.push(...page);
+    if (page.length < PAGE || rows.length >= MAX_ROWS) return rows;
+    afterUrn = page[page.length - 1]?.urn;
+  }
 }
 
 function corpUserUrn(text: string): string {

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { ACCESS_TOKEN_DURATIONS, PlatformPrivilege, type AccessTokenDuration, type TokenService } from '@strata/auth';
+import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import {
+  BadGatewayError,
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  parseUrn,
+  validateProposal,
+  type EntityRegistry,
+} from '@strata/model';
+import { accessTokenUrn } from '../auth/authenticator';
+import type { Authorizer } from '../auth/authorizer';
+import type { SecurityView } from '../auth/security-view';
+import type { ProposalSubmitter } from '../ingest/proposal-submitter';
+
+export interface TokenRouteOptions {
+  readonly registry: EntityRegistry;
+  readonly submitter: ProposalSubmitter;
+  readonly tokens: TokenService;
+  readonly authorizer: Authorizer;
+  readonly security: SecurityView;
+  readonly call: RouteCaller;
+  /** The context of the gateway's own reads of the writer (the system actor's). */
+  readonly internalContext: RequestContext;
+  readonly now: () => number;
+}
+
+/** DataHub's answer when someone may not make or revoke a token. */
+const DENIED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+
+const durations = Object.keys(ACCESS_TOKEN_DURATIONS) as [AccessTokenDuration, ...AccessTokenDuration[]];
+
+const storedTokens = z.object({
+  tokens: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      actorUrn: z.string(),
+      ownerUrn: z.string(),
+      createdAt: z.number(),
+      expiresAt: z.number().optional(),
+      description: z.string().optional(),
+    }),
+  ),
+});
+
+type TokenMetadata = z.infer<typeof storedTokens>['tokens'][number];
+
+/**
+ * Personal access tokens: made, listed and revoked by their users (with `GENERATE_PERSONAL_ACCESS_TOKENS`, which every
+ * user holds by default) and by whoever may manage everyone's (`MANAGE_ACCESS_TOKENS`). A token is stored as its
+ * `dataHubAccessToken` entity, made by the caller; revoking deletes it, and from the answer on no gateway accepts the
+ * token. These routes always need credentials, whether authentication is on or off.
+ */
+export function tokenRoutes(options: TokenRouteOptions): Route[] {
+  const mayManage = (actor: string) => options.authorizer.allows(actor, [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]]);
+  return [
+    defineRoute({
+      method: 'POST',
+      resource: '/openapi/v1/tokens',
+      family: 'openapi',
+      summary: 'Make a personal access token: answered once, with its metadata; only its metadata is kept.',
+      description:
+        'For the caller, or (with MANAGE_ACCESS_TOKENS) for `actorUrn`. `duration`: ONE_HOUR, ONE_DAY, ONE_WEEK, ONE_MONTH, THREE_MONTHS, SIX_MONTHS, ONE_YEAR or NO_EXPIRY.',
+      body: z.object({
+        name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200),
+        description: z.string().max(2000).optional(),
+        actorUrn: z.string().min(1).optional(),
+        duration: z.enum(durations, { error: `duration must be one of ${durations.join(', ')}` }),
+      }),
+      example: { body: { name: 'ingestion', duration: 'ONE_MONTH', description: 'For the nightly ingestion' } },
+      handle: async ({ body, context }) => {
+        const caller = context.actor;
+        const actor = body.actorUrn === undefined ? caller : userUrn(body.actorUrn);
+        await options.authorizer.require(context, {
+          always: true,
+          requirement:
+            actor === caller
+              ? [[PlatformPrivilege.GENERATE_PERSONAL_ACCESS_TOKENS], [PlatformPrivilege.MANAGE_ACCESS_TOKENS]]
+              : [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]],
+          message: DENIED,
+        });
+        const principal = await (await options.security.snapshot()).principal(actor);
+        if (!principal.exists || principal.removed || principal.suspended) {
+          throw new BadRequestError(`${actor} is not an active user: a token for it would not work`);
+        }
+        const durationMs = ACCESS_TOKEN_DURATIONS[body.duration];
+        const { token, claims } = await options.tokens.mint(
+          actor.slice('urn:li:corpuser:'.length),
+          'PERSONAL',
+          durationMs,
+        );
+        const createdAt = options.now();
+        const metadata: TokenMetadata = {
+          id: claims.jti,
+          name: body.name,
+          actorUrn: actor,
+          ownerUrn: caller,
+          createdAt,
+          ...(durationMs === undefined ? {} : { expiresAt: createdAt + durationMs }),
+          ...(body.description === undefined ? {} : { description: body.description }),
+        };
+        const { id: _id, ...info } = metadata;
+        const proposal = validateProposal(options.registry, {
+          entityType: 'dataHubAccessToken',
+          entityUrn: accessTokenUrn(claims.jti),
+          changeType: 'UPSERT',
+          aspectName: 'dataHubAccessTokenInfo',
+          aspect: { value: JSON.stringify(info), contentType: 'application/json' },
+        });
+        await options.submitter.submit([proposal], { ...context, wait: true });
+        return { body: { accessToken: token, metadata: shown(metadata) } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/openapi/v1/tokens',
+      family: 'openapi',
+      summary: 'The metadata of stored access tokens: the caller’s own, or (with MANAGE_ACCESS_TOKENS) anyone’s.',
+      description:
+        'With `actorUrn`, the tokens acting as that user; without, every token the caller may see (theirs, or all).',
+      query: z.object({ actorUrn: z.string().min(1).optional() }),
+      handle: async ({ query, context }) => {
+        const caller = context.actor;
+        const actor = query.actorUrn === undefined ? undefined : userUrn(query.actorUrn);
+        if (actor === undefined || actor === caller) options.authorizer.requireCredentials(context);
+        else {
+          await options.authorizer.require(context, {
+            always: true,
+            requirement: [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]],
+            message: DENIED,
+          });
+        }
+        const manager = await mayManage(caller);
+        const found = await stored(options, actor === undefined ? {} : { actorUrn: actor });
+        const visible = manager
+          ? found
+          : found.filter((token) => token.ownerUrn === caller || token.actorUrn === caller);
+        return { body: { total: visible.length, tokens: visible.map(shown) } };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      resource: '/openapi/v1/tokens/:id',
+      family: 'openapi',
+      summary: 'Revoke an access token: from the answer on, no gateway accepts it.',
+      description: 'By the user who made it, or with MANAGE_ACCESS_TOKENS.',
+      handle: async ({ params, context }) => {
+        const id = params['id'] ?? '';
+        options.authorizer.requireCredentials(context);
+        const [token] = await stored(options, { id });
+        if (token === undefined) throw new NotFoundError(`No access token ${id}`);
+        if (token.ownerUrn !== context.actor && !(await mayManage(context.actor))) {
+          throw new ForbiddenError(DENIED);
+        }
+        const proposal = validateProposal(options.registry, {
+          entityType: 'dataHubAccessToken',
+          entityUrn: accessTokenUrn(id),
+          changeType: 'DELETE',
+          aspectName: 'dataHubAccessTokenKey',
+        });
+        await options.submitter.submit([proposal], { ...context, wait: true });
+        return { status: 204 };
+      },
+    }),
+  ];
+}
+
+/** The metadata as the API shows it: `expiresAt` null for a token that never expires. */
+function shown(token: TokenMetadata): Record<string, unknown> {
+  return {
+    id: token.id,
+    name: token.name,
+    actorUrn: token.actorUrn,
+    ownerUrn: token.ownerUrn,
+    createdAt: token.createdAt,
+    expiresAt: token.expiresAt ?? null,
+    ...(token.description === undefined ? {} : { description: token.description }),
+  };
+}
+
+/** The stored tokens the writer finds, read as the system actor (the caller's own rights were checked). */
+async function stored(options: TokenRouteOptions, query: Record<string, string>): Promise<TokenMetadata[]> {
+  const body = await options.call(
+    { method: 'GET', resource: '/internal/security/tokens', query },
+    options.internalContext,
+  );
+  const parsed = storedTokens.safeParse(body);
+  if (!parsed.success) throw new BadGatewayError('The metadata writer answered a token read in an unexpected shape');
+  return parsed.data.tokens;
+}
+
+function userUrn(text: string): string {
+  let entityType: string;
+  try {
+    entityType = parseUrn(text).entityType;
+  } catch {
+    throw new BadRequestError(`actorUrn must be a user URN (urn:li:corpuser:<id>), got ${text}`);
+  }
+  if (entityType !== 'corpuser')
+    throw new BadRequestError(`actorUrn must be a user URN (urn:li:corpuser:<id>), got ${text}`);
+  return text;
+}
