@@ -249,6 +249,38 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     expect((await http.send('DELETE', `/openapi/v1/tokens/${id}`, undefined, jdoe)).status).toBe(404);
   });
 
+  it('logs the root user in with its password, and a user whose password an administrator set', async () => {
+    const login = await http.post('/logIn', { username: 'datahub', password: strata.rootPassword });
+    expect(login.status).toBe(200);
+    const { accessToken } = login.json as { accessToken: string };
+    const root = { Authorization: `Bearer ${accessToken}` };
+    expect(
+      (await http.post('/aspects?action=ingestProposal', proposal(datasetUrn(`login_${deployment}`)), root)).status,
+    ).toBe(200);
+
+    for (const refused of [
+      { username: 'datahub', password: `${strata.rootPassword}x` },
+      { username: 'nobody', password: 'whatever1' },
+      { username: 'jdoe', password: 'no password set yet' },
+    ]) {
+      const response = await http.post('/logIn', refused);
+      expect(response.status).toBe(401);
+      expect(response.json).toEqual({ error: 'Invalid Credentials' });
+    }
+    expect((await http.post('/logIn', { username: '', password: 'x' })).status).toBe(400);
+
+    const set = (headers: Record<string, string>, password = 'a long passphrase') =>
+      http.post('/openapi/v1/users/credentials', { userUrn: 'urn:li:corpuser:jdoe', password }, headers);
+    expect((await set({ Authorization: await bearer('jdoe') })).status).toBe(403);
+    expect((await set(root, 'short')).status).toBe(400);
+    expect((await set({})).status).toBe(401);
+    expect((await set(root)).status).toBe(204);
+    const jdoe = await http.post('/logIn', { username: 'jdoe', password: 'a long passphrase' });
+    expect(jdoe.status).toBe(200);
+    const read = await http.get(`/entitiesV2/${encodeURIComponent('urn:li:corpuser:jdoe')}`, root);
+    expect(JSON.stringify(read.json)).not.toContain('scrypt');
+  });
+
   it('keeps health, /config, the documentation and the schema registry open', async () => {
     expect((await http.get('/health')).status).toBe(200);
     expect((await http.get('/config')).status).toBe(200);

@@ -142,7 +142,7 @@ describe('gateways and the services behind them, over Kafka', () => {
         DATA_DIR: strata.dataDir,
         GATEWAY_INSTANCE_ID: 'gateway-under-test',
         SERVICE_URLS: `${writer?.baseUrl ?? ''},${indexer?.baseUrl ?? ''}`,
-        ...gatewaySecrets(strata.signingKey, strata.systemClientSecret),
+        ...gatewaySecrets(strata.signingKey, strata.systemClientSecret, strata.rootPassword),
       };
       const output = await failedStart(
         startServiceProcess({ entry: 'apps/gateway/dist/main.js', name: 'gateway', env, startTimeoutMs: 30_000 }),

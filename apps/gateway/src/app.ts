@@ -34,10 +34,14 @@ export type GatewaySettings = Pick<
   | 'DATAHUB_TOKEN_SERVICE_ISSUER'
   | 'DATAHUB_SYSTEM_CLIENT_ID'
 > & {
+  readonly STRATA_ROOT_PASSWORD?: string | undefined;
   readonly DATAHUB_TOKEN_SERVICE_SIGNING_KEY?: string | undefined;
   readonly DATAHUB_SYSTEM_CLIENT_SECRET?: string | undefined;
   readonly DATA_DIR: string;
 };
+
+/** The root user's password where none is configured (the standalone process only): DataHub's quickstart one. */
+const DEFAULT_ROOT_PASSWORD = 'datahub';
 
 /** The gateway, and how the process serving it authenticates requests. */
 export interface ComposedGateway {
@@ -75,6 +79,11 @@ export function composeGateway(
     now: () => context.scheduler.now(),
   });
   const authLogger = context.logger.child({ component: 'authentication' });
+  if (settings.STRATA_ROOT_PASSWORD === undefined) {
+    authLogger.warn(
+      "The root user's password is the default one (DataHub's quickstart password): set STRATA_ROOT_PASSWORD before anyone else can reach this server",
+    );
+  }
   const internalContext = systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret);
   const security = new SecurityView(routeCaller(peers.routes), internalContext);
   const authenticate = createAuthenticator({
@@ -113,6 +122,7 @@ export function composeGateway(
       tokens,
       security,
       internalContext,
+      rootPassword: settings.STRATA_ROOT_PASSWORD ?? DEFAULT_ROOT_PASSWORD,
     },
   });
   return { service, authenticate };

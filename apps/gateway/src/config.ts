@@ -56,6 +56,13 @@ export const authConfig = {
     .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ".", "_" and "-" only')
     .default('__datahub_system')
     .describe("The system client's id: `Authorization: Basic <id>:<secret>` acts as the system actor."),
+  STRATA_ROOT_PASSWORD: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The root user's (datahub) password, set at every start. Unset in the standalone process: `datahub`, with a warning; a gateway alone requires it.",
+    ),
   DATAHUB_SYSTEM_CLIENT_SECRET: z
     .string()
     .min(16, 'must be at least 16 characters')
@@ -81,6 +88,10 @@ export const gatewayConfigSchema = z.object({
     .describe(
       'The secret access tokens are signed and verified with (HS256); required, and the same for every gateway of a deployment.',
     ),
+  STRATA_ROOT_PASSWORD: z
+    .string({ error: "is required: the root user's password, which a deployment must choose" })
+    .min(1)
+    .describe("The root user's (datahub) password, set at every start; required."),
   DATAHUB_SYSTEM_CLIENT_SECRET: z
     .string({ error: 'is required: every process of a deployment must trust the same system client' })
     .min(16, 'must be at least 16 characters')

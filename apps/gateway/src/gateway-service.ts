@@ -5,10 +5,11 @@ import type { MessageLog } from '@strata/log';
 import { isInternalRoute, routeCaller, type AnyRoute, type RequestContext, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
-import type { TokenService } from '@strata/auth';
+import { hashPassword, ROOT_USER, verifyPassword, type TokenService } from '@strata/auth';
 import type { Authorizer } from './auth/authorizer';
 import type { SecurityView } from './auth/security-view';
 import { tokenRoutes } from './http/token-routes';
+import { credentialsProposal, loginRoutes, storedCredentials, type LoginRouteOptions } from './http/login-routes';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
@@ -51,6 +52,9 @@ export interface GatewayServiceOptions {
     readonly tokens: TokenService;
     readonly security: SecurityView;
     readonly internalContext: RequestContext;
+    /** The root user's password, set at start when it is not already the one stored. */
+    readonly rootPassword: string;
+    readonly onLogin?: LoginRouteOptions['onLogin'];
   };
 }
 
@@ -115,6 +119,9 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
             now: () => options.scheduler.now(),
             ...options.auth,
           })),
+      ...(options.auth === undefined
+        ? []
+        : loginRoutes({ registry: options.registry, submitter, call, ...options.auth })),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,
@@ -143,6 +150,18 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
       if (bootstrap.length > 0) {
         const requestId = `bootstrap-${randomUUID()}`;
         await submitter.submit(bootstrap, { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, wait: true });
+      }
+      const auth = options.auth;
+      if (auth !== undefined) {
+        // The root password, hashed again only when the one stored is not it (a hash costs tens of milliseconds).
+        const stored = await storedCredentials({ call, internalContext: auth.internalContext }, ROOT_USER);
+        if (stored === null || !(await verifyPassword(auth.rootPassword, stored))) {
+          const requestId = `bootstrap-${randomUUID()}`;
+          await submitter.submit(
+            [credentialsProposal(options.registry, ROOT_USER, await hashPassword(auth.rootPassword))],
+            { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, wait: true },
+          );
+        }
       }
     },
     async stop() {

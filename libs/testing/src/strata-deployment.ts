@@ -30,6 +30,8 @@ export interface RunningDeployment {
   readonly signingKey: string;
   /** The system client's secret, likewise (its id is DataHub's `__datahub_system` unless configured). */
   readonly systemClientSecret: string;
+  /** The root user's password: configured, or the standalone process's default. */
+  readonly rootPassword: string;
   /** The processes, by service name: `strata`, or `gateway`, `metadata-writer` and `search-indexer`. */
   readonly processes: Readonly<Record<string, ServiceProcess>>;
   /** Starts a service again, after it was killed or stopped: same environment, same port. */
@@ -68,8 +70,13 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
 export function gatewaySecrets(
   signingKey = randomBytes(32).toString('base64url'),
   systemClientSecret = randomBytes(24).toString('base64url'),
+  rootPassword = randomBytes(12).toString('base64url'),
 ): Record<string, string> {
-  return { DATAHUB_TOKEN_SERVICE_SIGNING_KEY: signingKey, DATAHUB_SYSTEM_CLIENT_SECRET: systemClientSecret };
+  return {
+    DATAHUB_TOKEN_SERVICE_SIGNING_KEY: signingKey,
+    DATAHUB_SYSTEM_CLIENT_SECRET: systemClientSecret,
+    STRATA_ROOT_PASSWORD: rootPassword,
+  };
 }
 
 /** Starts a deployment of Strata from the built entry points. */
@@ -125,6 +132,7 @@ export async function startDeployment(
     namespace,
     signingKey: secret('DATAHUB_TOKEN_SERVICE_SIGNING_KEY', 'token-signing-key'),
     systemClientSecret: secret('DATAHUB_SYSTEM_CLIENT_SECRET', 'system-client-secret'),
+    rootPassword: frontEnv['STRATA_ROOT_PASSWORD'] ?? 'datahub',
     processes,
     restart: async (service) => {
       const previous = processes[service];

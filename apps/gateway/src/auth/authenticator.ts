@@ -27,10 +27,11 @@ export function accessTokenUrn(jti: string): string {
 }
 
 /**
- * Paths open to everyone, as in DataHub: health, metrics, documentation, the server's configuration (the ingestion
- * sink's first call) and the schema registry (Kafka producers).
+ * Paths open to everyone, as in DataHub: logging in, health, metrics, documentation, the server's configuration (the
+ * ingestion sink's first call) and the schema registry (Kafka producers).
  */
 const OPEN_PATHS = [
+  /^\/logIn$/,
   /^\/health(\/|$)/,
   /^\/metrics$/,
   /^\/config(\/|$)/,

@@ -72,6 +72,24 @@ export function securityRoutes(store: AspectStore): Route[] {
     }),
     defineRoute({
       method: 'GET',
+      resource: '/internal/security/credentials',
+      family: 'openapi',
+      summary: "A native user's password hash and salt (corpUserCredentials), for checking a login; null when none.",
+      query: z.object({ actor: z.string().min(1) }),
+      handle: async ({ query }) => {
+        const [row] = await store.getLatest([{ urn: corpUserUrn(query.actor), aspect: 'corpUserCredentials' }]);
+        const salt = row?.value['salt'];
+        const hashedPassword = row?.value['hashedPassword'];
+        return {
+          body: {
+            credentials:
+              typeof salt === 'string' && typeof hashedPassword === 'string' ? { salt, hashedPassword } : null,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
       resource: '/internal/security/principal',
       family: 'openapi',
       summary:

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import {
+  hashPassword,
+  PlatformPrivilege,
+  SESSION_TOKEN_DURATION_MS,
+  verifyPassword,
+  type PasswordCredentials,
+  type TokenService,
+} from '@strata/auth';
+import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import {
+  BadGatewayError,
+  BadRequestError,
+  UnauthorizedError,
+  validateProposal,
+  type EntityRegistry,
+  type ValidatedProposal,
+} from '@strata/model';
+import type { Authorizer } from '../auth/authorizer';
+import type { SecurityView } from '../auth/security-view';
+import type { ProposalSubmitter } from '../ingest/proposal-submitter';
+
+export interface LoginRouteOptions {
+  readonly registry: EntityRegistry;
+  readonly submitter: ProposalSubmitter;
+  readonly tokens: TokenService;
+  readonly authorizer: Authorizer;
+  readonly security: SecurityView;
+  readonly call: RouteCaller;
+  readonly internalContext: RequestContext;
+  /** Told of every login, kept or refused (never the password): what the audit trail records. */
+  readonly onLogin?: (login: { actor: string; succeeded: boolean; reason?: string }, context: RequestContext) => void;
+}
+
+/** DataHub's answer to every refused login, whatever the reason (which the server's log and audit keep). */
+const INVALID_CREDENTIALS = 'Invalid Credentials';
+/** The shortest password an administrator may set. */
+const MIN_PASSWORD_LENGTH = 8;
+
+const credentialsAnswer = z.object({
+  credentials: z.object({ salt: z.string(), hashedPassword: z.string() }).nullable(),
+});
+
+/**
+ * Native users' passwords: `POST /logIn` trades a user name and password for a session token (a day long, like
+ * DataHub's), and `POST /openapi/v1/users/credentials` lets an administrator (`MANAGE_USER_CREDENTIALS`) set a
+ * user's password, kept as a salted scrypt hash in `corpUserCredentials` — which no read returns.
+ */
+export function loginRoutes(options: LoginRouteOptions): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      resource: '/logIn',
+      family: 'openapi',
+      summary: 'Log in with a native user’s name and password: answers {"accessToken"}, a session token for a day.',
+      description:
+        'Open to everyone. Every refusal — unknown user, wrong password, soft-deleted or suspended user, no password set — is the same 401 "Invalid Credentials".',
+      body: z.object({
+        username: z.string({ error: 'username must be a string' }).trim().min(1, 'User name must not be empty.'),
+        password: z.string({ error: 'password must be a string' }).min(1, 'Password must not be empty.'),
+      }),
+      example: { body: { username: 'datahub', password: 'datahub' } },
+      handle: async ({ body, context }) => {
+        const actor = `urn:li:corpuser:${body.username}`;
+        const refuse = (reason: string): never => {
+          options.onLogin?.({ actor, succeeded: false, reason }, context);
+          throw new UnauthorizedError(INVALID_CREDENTIALS);
+        };
+        if (/[\s:,()]/.test(body.username)) refuse('INVALID_CREDENTIALS');
+        const principal = await (await options.security.snapshot()).principal(actor);
+        if (!principal.exists) refuse('HARD_DELETED');
+        if (principal.removed) refuse('SOFT_DELETED');
+        if (principal.suspended) refuse('SUSPENDED');
+        const credentials = await storedCredentials(options, actor);
+        if (credentials === null || !(await verifyPassword(body.password, credentials))) refuse('INVALID_CREDENTIALS');
+        const { token } = await options.tokens.mint(body.username, 'SESSION', SESSION_TOKEN_DURATION_MS);
+        options.onLogin?.({ actor, succeeded: true }, context);
+        return { body: { accessToken: token } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/openapi/v1/users/credentials',
+      family: 'openapi',
+      summary: "Set a native user's password (MANAGE_USER_CREDENTIALS).",
+      description: `The user must exist. The password (at least ${MIN_PASSWORD_LENGTH} characters) is kept only as a salted hash.`,
+      body: z.object({
+        userUrn: z
+          .string({ error: 'userUrn must be a string' })
+          .regex(/^urn:li:corpuser:[^\s:,()]+$/, 'userUrn must be urn:li:corpuser:<id>'),
+        password: z
+          .string({ error: 'password must be a string' })
+          .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`),
+      }),
+      example: { body: { userUrn: 'urn:li:corpuser:jdoe', password: 'a long passphrase' } },
+      handle: async ({ body, context }) => {
+        await options.authorizer.require(context, {
+          always: true,
+          requirement: [[PlatformPrivilege.MANAGE_USER_CREDENTIALS]],
+          message: `User ${context.actor} is unauthorized to set the credentials of ${body.userUrn}`,
+        });
+        const principal = await (await options.security.snapshot()).principal(body.userUrn);
+        if (!principal.exists)
+          throw new BadRequestError(`No user ${body.userUrn}: create it before giving it a password`);
+        await options.submitter.submit(
+          [credentialsProposal(options.registry, body.userUrn, await hashPassword(body.password))],
+          {
+            ...context,
+            wait: true,
+          },
+        );
+        return { status: 204 };
+      },
+    }),
+  ];
+}
+
+/** The proposal keeping a user's password hash. */
+export function credentialsProposal(
+  registry: EntityRegistry,
+  userUrn: string,
+  credentials: PasswordCredentials,
+): ValidatedProposal {
+  return validateProposal(registry, {
+    entityType: 'corpuser',
+    entityUrn: userUrn,
+    changeType: 'UPSERT',
+    aspectName: 'corpUserCredentials',
+    aspect: { value: JSON.stringify(credentials), contentType: 'application/json' },
+  });
+}
+
+/** A user's stored password hash, read as the system actor; null when none was ever set. */
+export async function storedCredentials(
+  options: Pick<LoginRouteOptions, 'call' | 'internalContext'>,
+  actor: string,
+): Promise<PasswordCredentials | null> {
+  const body = await options.call(
+    { method: 'GET', resource: '/internal/security/credentials', query: { actor } },
+    options.internalContext,
+  );
+  const parsed = credentialsAnswer.safeParse(body);
+  if (!parsed.success)
+    throw new BadGatewayError('The metadata writer answered a credentials read in an unexpected shape');
+  return parsed.data.credentials;
+}
