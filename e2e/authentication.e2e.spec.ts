@@ -281,6 +281,18 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     expect(JSON.stringify(read.json)).not.toContain('scrypt');
   });
 
+  it('leaves no way around the gateway: a service behind it serves the system client only', async () => {
+    const writer = strata.processes['metadata-writer'];
+    if (writer === undefined) return; // the standalone process has no service ports of its own
+    const direct = new TestHttpClient(writer.baseUrl);
+    const path = `/entitiesV2/${encodeURIComponent('urn:li:corpuser:datahub')}`;
+    expect((await direct.get(path)).status).toBe(401);
+    expect((await direct.get(path, { Authorization: await bearer('datahub') })).status).toBe(401);
+    expect((await direct.get('/internal/security/marks')).status).toBe(401);
+    expect((await direct.get(path, system())).status).toBe(200);
+    expect((await direct.get('/health')).status).toBe(200);
+  });
+
   it('keeps health, /config, the documentation and the schema registry open', async () => {
     expect((await http.get('/health')).status).toBe(200);
     expect((await http.get('/config')).status).toBe(200);

@@ -57,7 +57,7 @@ describe('one instance per service on embedded data', () => {
   });
 
   it('refuses a second search indexer on the same data directory, while other services share it', async () => {
-    const env = { DATA_DIR: dataDir };
+    const env = { DATA_DIR: dataDir, ...gatewaySecrets() };
     const writer = await startServiceProcess({
       entry: 'apps/metadata-writer/dist/main.js',
       name: 'metadata-writer',
@@ -162,7 +162,7 @@ describe('gateways and the services behind them, over Kafka', () => {
 
   it('answers a write waiting for indexing at once when no service behind the gateway keeps a read model', async () => {
     const namespace = `noindexer${Date.now()}`;
-    const env = { ...kafkaEnvironment(broker.brokers, namespace), DATA_DIR: dataDir };
+    const env = { ...kafkaEnvironment(broker.brokers, namespace), ...gatewaySecrets(), DATA_DIR: dataDir };
     const writer = await startServiceProcess({
       entry: 'apps/metadata-writer/dist/main.js',
       name: 'metadata-writer',
@@ -174,7 +174,7 @@ describe('gateways and the services behind them, over Kafka', () => {
         entry: 'apps/gateway/dist/main.js',
         name: 'gateway',
         // Longer than jest's test timeout: a request waiting for an indexer that is not there would fail the test.
-        env: { ...env, ...gatewaySecrets(), SERVICE_URLS: writer.baseUrl, INGEST_TIMEOUT_MS: '120000' },
+        env: { ...env, SERVICE_URLS: writer.baseUrl, INGEST_TIMEOUT_MS: '120000' },
       });
       const http = new TestHttpClient(gateway.baseUrl);
       const write = await http.post(

@@ -151,7 +151,11 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
     const log = await context.engines.openLog(context.scope, 'gateway');
     const { service: gateway, authenticate } = composeGateway(context, config, log, {
       routes: tables.flatMap(({ url, table }) =>
-        forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS }),
+        forwardedRoutes(table, url, {
+          dispatcher,
+          timeoutMs: config.FORWARD_TIMEOUT_MS,
+          systemClient: { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET },
+        }),
       ),
       readModels: tables.flatMap(({ table }) => table.readModels),
     });

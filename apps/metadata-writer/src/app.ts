@@ -1,6 +1,6 @@
 import { SYSTEM_ACTOR_URN } from '@strata/model';
 import type { MessageLog } from '@strata/log';
-import type { RunnableService } from '@strata/http';
+import { systemClientAuthenticator, type RunnableService } from '@strata/http';
 import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
 import type { MetadataWriterConfig } from './config';
 import { createMetadataWriterService } from './metadata-writer-service';
@@ -42,6 +42,15 @@ export function createMetadataWriterApp(config: MetadataWriterConfig): RunnableS
   return hostServices(METADATA_WRITER, config, async (context) => {
     const log = await context.engines.openLog(context.scope, METADATA_WRITER);
     const writer = await composeMetadataWriter(context, config, log);
-    return { services: [writer], serviceTableOf: writer, maxBodyBytes: 1024 * 1024 };
+    return {
+      services: [writer],
+      serviceTableOf: writer,
+      maxBodyBytes: 1024 * 1024,
+      // Behind a gateway: only the system client (the gateway, the other services) is served.
+      authenticate: systemClientAuthenticator(
+        { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET },
+        SYSTEM_ACTOR_URN,
+      ),
+    };
   });
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { engineConfig, modelConfig, env, limitsConfig, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import {
+  engineConfig,
+  modelConfig,
+  env,
+  limitsConfig,
+  listenerConfig,
+  loadConfig,
+  systemClientConfig,
+  topicConfig,
+} from '@strata/config';
 
 /** The writer's own settings, shared by every process that runs it (alone, or in the standalone process). */
 export const writerConfig = {
@@ -28,6 +37,7 @@ export const metadataWriterConfigSchema = z.object({
   ...topicConfig,
   ...limitsConfig,
   ...writerConfig,
+  ...systemClientConfig,
 });
 
 export type MetadataWriterConfig = z.infer<typeof metadataWriterConfigSchema>;

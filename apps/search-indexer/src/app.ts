@@ -1,6 +1,7 @@
+import { SYSTEM_ACTOR_URN } from '@strata/model';
 import { createSearchSchema } from '@strata/indices';
 import type { MessageLog } from '@strata/log';
-import type { RunnableService } from '@strata/http';
+import { systemClientAuthenticator, type RunnableService } from '@strata/http';
 import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
 import type { SearchIndexerConfig } from './config';
 import { createSearchIndexerService, SEARCH_INDEXER } from './search-indexer-service';
@@ -41,6 +42,15 @@ export function createSearchIndexerApp(config: SearchIndexerConfig): RunnableSer
   return hostServices(SEARCH_INDEXER, config, async (context) => {
     const log = await context.engines.openLog(context.scope, SEARCH_INDEXER);
     const indexer = await composeSearchIndexer(context, config, log);
-    return { services: [indexer], serviceTableOf: indexer, maxBodyBytes: 1024 * 1024 };
+    return {
+      services: [indexer],
+      serviceTableOf: indexer,
+      maxBodyBytes: 1024 * 1024,
+      // Behind a gateway: only the system client (the gateway, the other services) is served.
+      authenticate: systemClientAuthenticator(
+        { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET },
+        SYSTEM_ACTOR_URN,
+      ),
+    };
   });
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { engineConfig, modelConfig, env, listenerConfig, loadConfig, topicConfig } from '@strata/config';
+import {
+  engineConfig,
+  modelConfig,
+  env,
+  listenerConfig,
+  loadConfig,
+  systemClientConfig,
+  topicConfig,
+} from '@strata/config';
 
 /** The search indexer's own settings, shared by every process that runs it (alone, or in the standalone process). */
 export const searchIndexerConfig = {
@@ -34,6 +42,7 @@ export const searchIndexerConfigSchema = z.object({
   ...modelConfig,
   ...topicConfig,
   ...searchIndexerConfig,
+  ...systemClientConfig,
 });
 
 export type SearchIndexerConfig = z.infer<typeof searchIndexerConfigSchema>;

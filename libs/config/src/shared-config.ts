@@ -117,3 +117,19 @@ export function kafkaBrokers(value: string | undefined): string[] | undefined {
     .filter((broker) => broker !== '');
   return brokers && brokers.length > 0 ? brokers : undefined;
 }
+
+/**
+ * The system client a service run alone trusts — the only caller it serves: the gateway forwards every request with
+ * these credentials and names the request's actor, and services call each other with them too.
+ */
+export const systemClientConfig = {
+  DATAHUB_SYSTEM_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ".", "_" and "-" only')
+    .default('__datahub_system')
+    .describe("The system client's id: `Authorization: Basic <id>:<secret>`."),
+  DATAHUB_SYSTEM_CLIENT_SECRET: z
+    .string({ error: 'is required: this service serves only callers with the system client’s credentials' })
+    .min(16, 'must be at least 16 characters')
+    .describe("The system client's secret; required, and the same for every process of a deployment."),
+};

@@ -52,9 +52,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): Express {
   const routes: AnyRoute[] = [...ownRoutes(options), ...options.routes];
   if (options.documentation !== undefined) {
-    routes.push(
-      ...documentationRoutes(options.documentation, () => routes.filter((route) => !isInternalRoute(route))),
-    );
+    routes.push(...documentationRoutes(options.documentation, () => routes.filter((route) => !isInternalRoute(route))));
   }
   const app = express();
   app.disable('x-powered-by');

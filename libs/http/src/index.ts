@@ -31,6 +31,13 @@ export type {
 export { describeRoute, describeService, fetchServiceTable, jsonSchemaOf, serviceTablePath } from './service-table';
 export type { ReadModelDescriptor, RouteDescriptor, ServiceTable } from './service-table';
 export { forwardedRoutes } from './route-forwarding';
+export {
+  ACTOR_HEADER,
+  isSystemClient,
+  systemClientAuthenticator,
+  systemClientAuthorization,
+  type SystemClient,
+} from './system-client';
 export { errorOfAnswer, routeCaller } from './route-call';
 export type { RouteCall, RouteCaller } from './route-call';
 export type { ForwardingOptions } from './route-forwarding';

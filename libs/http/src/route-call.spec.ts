@@ -11,6 +11,7 @@ import { forwardedRoutes } from './route-forwarding';
 import { describeService } from './service-table';
 
 const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,a/b c,PROD)';
+const systemClient = { id: '__datahub_system', secret: 'a-system-client-secret' };
 
 const context = (headers: Record<string, string> = {}): RequestContext => ({
   requestId: 'request-1',
@@ -121,7 +122,11 @@ describe('routeCaller', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       dispatcher = new Agent();
-      routes = forwardedRoutes(describeService('metadata-writer', owned, []), base, { dispatcher, timeoutMs: 2_000 });
+      routes = forwardedRoutes(describeService('metadata-writer', owned, []), base, {
+        dispatcher,
+        timeoutMs: 2_000,
+        systemClient,
+      });
     });
 
     afterAll(async () => {
@@ -134,7 +139,7 @@ describe('routeCaller', () => {
       });
     });
 
-    it('sends the call over HTTP with the caller’s credentials and trace context, and answers the JSON body', async () => {
+    it('sends the call over HTTP as the system client naming the caller, with its trace context, and answers the JSON body', async () => {
       const call = routeCaller(routes);
       const answer = await call(
         { method: 'GET', resource: '/entitiesV2', key: dataset, query: { aspects: ['status'] } },
@@ -145,7 +150,8 @@ describe('routeCaller', () => {
       );
       expect(answer).toMatchObject({ urn: dataset, aspects: ['status'] });
       expect(seen?.headers).toMatchObject({
-        authorization: 'Bearer token-1',
+        authorization: 'Basic __datahub_system:a-system-client-secret',
+        'x-strata-actor': 'urn:li:corpuser:jdoe',
         traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
         'x-request-id': 'request-1',
       });
@@ -165,6 +171,7 @@ describe('routeCaller', () => {
       const gone = forwardedRoutes(describeService('metadata-writer', owned, []), 'http://127.0.0.1:1', {
         dispatcher,
         timeoutMs: 2_000,
+        systemClient,
       });
       await expect(
         routeCaller(gone)({ method: 'GET', resource: '/entitiesV2', key: dataset }, context()),

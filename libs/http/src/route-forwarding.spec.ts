@@ -79,7 +79,11 @@ describe('forwarded routes', () => {
   async function startGateway(owner: string, timeoutMs = 5_000): Promise<string> {
     dispatcher = new Agent();
     const app = createHttpApp({
-      routes: forwardedRoutes(table, owner, { dispatcher, timeoutMs }),
+      routes: forwardedRoutes(table, owner, {
+        dispatcher,
+        timeoutMs,
+        systemClient: { id: '__datahub_system', secret: 'a-system-client-secret' },
+      }),
       newId: () => 'gateway-request-1',
       anonymousActor: 'urn:li:corpuser:UNKNOWN',
       // Far below what the tests forward: a forwarded body is streamed, not read here.
@@ -101,7 +105,7 @@ describe('forwarded routes', () => {
     await service.close();
   });
 
-  it('sends the method, the path and query as received, and the caller’s headers — credentials and trace context included', async () => {
+  it('sends the method, the path and query as received, and the caller’s headers — trace context included, credentials replaced', async () => {
     let seen: { method?: string; url?: string; headers: IncomingMessage['headers'] } = { headers: {} };
     service.handle = (request, response) => {
       seen = { method: request.method, url: request.url, headers: request.headers };
@@ -143,7 +147,9 @@ describe('forwarded routes', () => {
     expect(seen.method).toBe('GET');
     expect(seen.url).toBe(path);
     expect(seen.headers).toMatchObject({
-      authorization: 'Bearer token-1',
+      // The client's credentials stay at the gateway: the service hears the system client, naming the actor.
+      authorization: 'Basic __datahub_system:a-system-client-secret',
+      'x-strata-actor': 'urn:li:corpuser:UNKNOWN',
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
       'x-custom': 'kept',
       'x-forwarded-for': '127.0.0.1',

@@ -4,6 +4,7 @@ import { errors as undiciErrors, request as undiciRequest, type Dispatcher } fro
 import { BadGatewayError, TimeoutError, UnavailableError } from '@strata/model';
 import type { ForwardedRoute, RequestContext } from './route';
 import { errorOfAnswer, type RouteCall } from './route-call';
+import { ACTOR_HEADER, systemClientAuthorization, type SystemClient } from './system-client';
 import type { ServiceTable } from './service-table';
 
 /** How a gateway forwards to the services behind it. */
@@ -12,6 +13,11 @@ export interface ForwardingOptions {
   readonly dispatcher: Dispatcher;
   /** How long a service may take to start answering, and to go silent mid-answer, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * The credentials requests go on with: the system client's, the gateway having authenticated the caller, whose
+   * actor goes along in `X-Strata-Actor`. The caller's own `Authorization` never reaches the service.
+   */
+  readonly systemClient: SystemClient;
 }
 
 /**
@@ -31,6 +37,9 @@ const HOP_BY_HOP = new Set([
   'host',
   'expect',
   'x-request-id',
+  // Replaced: the service is told who asks by the gateway, never by the client.
+  'authorization',
+  ACTOR_HEADER,
 ]);
 
 /** Network failures that mean the service is not there (now): the client may retry later. */
@@ -86,8 +95,8 @@ async function callOwner(
   const traceparent = context.header('traceparent');
   if (traceparent === undefined) headers['x-trace-id'] = context.traceId;
   else headers['traceparent'] = traceparent;
-  const authorization = context.header('authorization');
-  if (authorization !== undefined) headers['authorization'] = authorization;
+  headers['authorization'] = systemClientAuthorization(options.systemClient);
+  headers[ACTOR_HEADER] = context.actor;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   let text: string;
   let status: number;
@@ -133,7 +142,7 @@ async function forward(
   try {
     upstream = await undiciRequest(`${base}${context.url}`, {
       method: request.method as Dispatcher.HttpMethod,
-      headers: forwardedRequestHeaders(request, context),
+      headers: forwardedRequestHeaders(request, context, options.systemClient),
       body: hasBody(request.headers) ? request : null,
       dispatcher: options.dispatcher,
       headersTimeout: options.timeoutMs,
@@ -158,7 +167,11 @@ async function forward(
   }
 }
 
-function forwardedRequestHeaders(request: IncomingMessage, context: RequestContext): Record<string, string | string[]> {
+function forwardedRequestHeaders(
+  request: IncomingMessage,
+  context: RequestContext,
+  systemClient: SystemClient,
+): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   const listedInConnection = new Set(
     (request.headers.connection ?? '')
@@ -180,6 +193,8 @@ function forwardedRequestHeaders(request: IncomingMessage, context: RequestConte
   if (request.headers.host !== undefined) headers['x-forwarded-host'] ??= request.headers.host;
   // The gateway's request id, so that the service's logs name it (services keep a client's id as the trace id).
   headers['x-request-id'] = context.requestId;
+  headers['authorization'] = systemClientAuthorization(systemClient);
+  headers[ACTOR_HEADER] = context.actor;
   if (request.headers.traceparent === undefined) headers['x-trace-id'] = context.traceId;
   return headers;
 }

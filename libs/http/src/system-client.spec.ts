@@ -1,0 +1,34 @@
+import { UnauthorizedError } from '@strata/model';
+import { systemClientAuthenticator } from './system-client';
+
+const client = { id: '__datahub_system', secret: 'a-system-client-secret' };
+const system = 'urn:li:corpuser:__datahub_system';
+const authenticate = systemClientAuthenticator(client, system);
+const request = (path: string, headers: Record<string, string> = {}) => ({
+  path,
+  header: (name: string) => headers[name.toLowerCase()],
+});
+
+describe('systemClientAuthenticator', () => {
+  it('serves the system client, as the actor the gateway names or as itself', async () => {
+    const authorization = 'Basic __datahub_system:a-system-client-secret';
+    expect(await authenticate(request('/aspects', { authorization }))).toBe(system);
+    expect(await authenticate(request('/aspects', { authorization, 'x-strata-actor': 'urn:li:corpuser:jdoe' }))).toBe(
+      'urn:li:corpuser:jdoe',
+    );
+    expect(await authenticate(request('/aspects', { authorization, 'x-strata-actor': 'not a user' }))).toBe(system);
+  });
+
+  it.each([undefined, 'Bearer eyJ.a.b', 'Basic __datahub_system:wrong', 'Basic other:a-system-client-secret'])(
+    'refuses %s with 401',
+    async (authorization) => {
+      const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+      await expect(authenticate(request('/aspects', headers))).rejects.toThrow(UnauthorizedError);
+    },
+  );
+
+  it('keeps health, metrics and the service table open', async () => {
+    for (const path of ['/health', '/metrics', '/internal/service'])
+      expect(await authenticate(request(path))).toBe(system);
+  });
+});
