@@ -70,7 +70,13 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     strata.cleanUp();
   });
 
-  const bearer = async (user: string) => `Bearer ${(await tokens.mint(user, 'SESSION', 3_600_000)).token}`;
+  /** Every secret the tests handle: none may show in a log line or an answer (the last test checks). */
+  const secrets: string[] = [];
+  const bearer = async (user: string) => {
+    const { token } = await tokens.mint(user, 'SESSION', 3_600_000);
+    secrets.push(token);
+    return `Bearer ${token}`;
+  };
 
   it.each([
     ['no header', undefined],
@@ -140,6 +146,7 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
 
   it('accepts a personal token while its entity exists, and refuses it as soon as the revoking delete is answered', async () => {
     const { token, claims } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
+    secrets.push(token);
     const tokenUrn = `urn:li:dataHubAccessToken:${claims.jti}`;
     const auth = { Authorization: `Bearer ${token}` };
     const urn = datasetUrn(`personal_${deployment}`);
@@ -189,6 +196,7 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     const made = await http.post('/openapi/v1/tokens', { name: 'ingestion', duration: 'ONE_HOUR' }, jdoe);
     expect(made.status).toBe(200);
     const { accessToken, metadata } = made.json as { accessToken: string; metadata: Record<string, unknown> };
+    secrets.push(accessToken);
     expect(metadata).toEqual({
       id: expect.any(String) as unknown,
       name: 'ingestion',
@@ -253,6 +261,7 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     const login = await http.post('/logIn', { username: 'datahub', password: strata.rootPassword });
     expect(login.status).toBe(200);
     const { accessToken } = login.json as { accessToken: string };
+    secrets.push(accessToken);
     const root = { Authorization: `Bearer ${accessToken}` };
     expect(
       (await http.post('/aspects?action=ingestProposal', proposal(datasetUrn(`login_${deployment}`)), root)).status,
@@ -300,5 +309,21 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     expect((await http.get('/openapi/v3/api-docs')).status).toBe(200);
     expect((await http.get('/schema-registry/api/subjects')).status).toBe(200);
     expect((await http.get('/config', { Authorization: 'Bearer junk' })).status).toBe(200);
+  });
+  it('never writes a secret or a password into a log line', () => {
+    const logs = Object.values(strata.processes)
+      .map((process) => process.output())
+      .join('\n');
+    expect(logs).toContain('refused a request without valid credentials'); // the refusals above were logged
+    for (const secret of [
+      strata.signingKey,
+      strata.systemClientSecret,
+      strata.rootPassword,
+      'a long passphrase',
+      'scrypt$',
+      ...secrets,
+    ]) {
+      expect(logs).not.toContain(secret);
+    }
   });
 });
