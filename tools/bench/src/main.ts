@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { TokenService } from '@strata/auth';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
@@ -55,13 +56,15 @@ interface LoadOptions {
   readonly method: 'GET' | 'POST';
   /** Path and body of the n-th request. */
   readonly request: (sequence: number) => { path: string; body?: string };
+  /** Headers of every request besides the protocol's (credentials). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 let sequence = 0;
 /** The highest request sequence answered with a 2xx (autocannon prepares requests it may never send). */
 let lastAcknowledged = -1;
 
-async function load({ baseUrl, connections, method, request }: LoadOptions): Promise<Figures> {
+async function load({ baseUrl, connections, method, request, headers }: LoadOptions): Promise<Figures> {
   const result = await autocannon({
     url: baseUrl,
     connections,
@@ -69,7 +72,7 @@ async function load({ baseUrl, connections, method, request }: LoadOptions): Pro
     requests: [
       {
         method,
-        headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
+        headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0', ...headers },
         setupRequest: (req: autocannon.Request, context: object) => {
           (context as { sequence?: number }).sequence = sequence;
           const next = request(sequence++);
@@ -190,6 +193,7 @@ async function main(): Promise<void> {
       request: (n: number) => ({ path: `/entitiesV2/${encodeURIComponent(benchTable(n % written))}` }),
     });
 
+    await authenticatedIngest(compare, ingest(false));
     const kafka = await kafkaScenarios(compare, ingest(false));
     const strataPeakRssMb = peakRssMegabytes(strata.pid);
     const largeAspect = only === 'ingest' ? undefined : await largeAspectScenario();
@@ -250,6 +254,30 @@ type Compare = (
   options: Omit<LoadOptions, 'baseUrl' | 'connections'>,
   target?: string,
 ) => Promise<void>;
+
+/**
+ * Sync ingest with authentication on, on a standalone process of its own: every request carries a token of the root
+ * user, which the gateway verifies and checks against the catalog's security marks (docs/adr/0020).
+ */
+async function authenticatedIngest(
+  compare: Compare,
+  ingest: Omit<LoadOptions, 'baseUrl' | 'connections'>,
+): Promise<void> {
+  const strata = await startStandalone({ env: { METADATA_SERVICE_AUTH_ENABLED: 'true' } });
+  try {
+    const signingKey = readFileSync(join(strata.dataDir, 'secrets', 'token-signing-key'), 'utf8').trim();
+    const { token } = await new TokenService({ signingKey, now: Date.now }).mint('datahub', 'SESSION', 3_600_000);
+    await compare(
+      'sync ingestProposal (new dataset), auth on',
+      16,
+      { ...ingest, headers: { authorization: `Bearer ${token}` } },
+      strata.baseUrl,
+    );
+  } finally {
+    await strata.stop();
+    strata.cleanUp();
+  }
+}
 
 /**
  * The Kafka path, on librdkafka's mock cluster (Debian's kcat): sync ingest through the gateway of the distributed
