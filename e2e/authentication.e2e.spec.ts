@@ -42,6 +42,16 @@ const proposal = (urn: string) =>
   write(urn, 'datasetProperties', { description: 'written with a token', customProperties: {} });
 const stamp = { time: 0, actor: 'urn:li:corpuser:datahub' };
 
+/** A METADATA policy granting `privileges` to `users`, active. */
+const policyOf = (users: string[], privileges: string[], state = 'ACTIVE') => ({
+  displayName: `e2e ${privileges.join(' ')}`,
+  description: 'written by the authentication tests',
+  type: 'METADATA',
+  state,
+  privileges,
+  actors: { users },
+});
+
 describe.each(['standalone', 'distributed'] as const)('%s with authentication on', (deployment) => {
   let strata: RunningDeployment;
   let http: TestHttpClient;
@@ -61,6 +71,16 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
       system(),
     );
     expect(jdoe.status).toBe(200);
+    // The users the tests write as may edit datasets (the policy tests below use a user without this).
+    const editors = await http.post(
+      '/aspects?action=ingestProposal',
+      write('urn:li:dataHubPolicy:e2e-editors', 'dataHubPolicyInfo', {
+        ...policyOf(['urn:li:corpuser:jdoe', 'urn:li:corpuser:ann'], ['EDIT_ENTITY']),
+        resources: { filter: { criteria: [{ field: 'TYPE', values: ['dataset'], condition: 'EQUALS' }] } },
+      }),
+      system(),
+    );
+    expect(editors.status).toBe(200);
   });
 
   const system = () => ({ Authorization: `Basic __datahub_system:${strata.systemClientSecret}` });
@@ -288,6 +308,82 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     expect(jdoe.status).toBe(200);
     const read = await http.get(`/entitiesV2/${encodeURIComponent('urn:li:corpuser:jdoe')}`, root);
     expect(JSON.stringify(read.json)).not.toContain('scrypt');
+  });
+
+  it('decides reads and writes of metadata by the policies, and a policy change holds from the next request', async () => {
+    const lee = 'urn:li:corpuser:lee';
+    expect(
+      (await http.post('/aspects?action=ingestProposal', write(lee, 'corpUserInfo', { active: true }), system()))
+        .status,
+    ).toBe(200);
+    const asLee = { Authorization: await bearer('lee') };
+    const mine = datasetUrn(`owned_by_lee_${deployment}`);
+    const theirs = datasetUrn(`not_lees_${deployment}`);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(theirs), system())).status).toBe(200);
+
+    // Every user reads and searches (the default policies); nobody edits what is not theirs.
+    expect((await http.get(`/entitiesV2/${encodeURIComponent(theirs)}`, asLee)).status).toBe(200);
+    expect(
+      (await http.post('/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 1 }, asLee)).status,
+    ).toBe(200);
+    const refused = await http.post('/aspects?action=ingestProposal', proposal(theirs), asLee);
+    expect(refused.status).toBe(403);
+    expect((refused.json as { message: string }).message).toBe(
+      `User ${lee} is unauthorized to modify entity: HttpStatus: 403 Urn: ${theirs}`,
+    );
+    // An owner edits what it owns (DataHub's asset owners policy).
+    const ownership = { owners: [{ owner: lee, type: 'DATAOWNER' }], lastModified: stamp };
+    expect(
+      (await http.post('/aspects?action=ingestProposal', write(mine, 'ownership', ownership), system())).status,
+    ).toBe(200);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(mine), asLee)).status).toBe(200);
+    expect((await http.post('/entities?action=delete', { urn: mine }, asLee)).status).toBe(403);
+
+    // A policy granting it holds from the next request, and so does its deactivation.
+    const grant = (state: string) =>
+      http.post(
+        '/aspects?action=ingestProposal',
+        write('urn:li:dataHubPolicy:e2e-lee', 'dataHubPolicyInfo', policyOf([lee], ['EDIT_ENTITY'], state)),
+        system(),
+      );
+    expect((await grant('ACTIVE')).status).toBe(200);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(theirs), asLee)).status).toBe(200);
+    expect((await grant('INACTIVE')).status).toBe(200);
+    expect((await http.post('/aspects?action=ingestProposal', proposal(theirs), asLee)).status).toBe(403);
+
+    // Take reading away from all users: reads and searches are refused, with DataHub's messages.
+    const viewAll = 'urn:li:dataHubPolicy:view-entity-page-all';
+    const read = await http.get(`/entitiesV2/${encodeURIComponent(viewAll)}?aspects=List(dataHubPolicyInfo)`, system());
+    const info = (read.json as { aspects: { dataHubPolicyInfo: { value: Record<string, unknown> } } }).aspects
+      .dataHubPolicyInfo.value;
+    const setViewAll = (state: string) =>
+      http.post('/aspects?action=ingestProposal', write(viewAll, 'dataHubPolicyInfo', { ...info, state }), system());
+    expect((await setViewAll('INACTIVE')).status).toBe(200);
+    try {
+      const entity = await http.get(`/entitiesV2/${encodeURIComponent(theirs)}`, asLee);
+      expect(entity.status).toBe(403);
+      expect((entity.json as { message: string }).message).toBe(`User is unauthorized to get entity ${theirs}`);
+      const search = await http.post(
+        '/entities?action=search',
+        { input: '*', entity: 'dataset', start: 0, count: 1 },
+        asLee,
+      );
+      expect(search.status).toBe(403);
+      expect((search.json as { message: string }).message).toBe('User is unauthorized to search.');
+      expect(
+        (await http.get(`/relationships?urn=${encodeURIComponent(theirs)}&direction=INCOMING`, asLee)).status,
+      ).toBe(403);
+      // Reading oneself stays (DataHub's "view self"); root still reads everything.
+      expect((await http.get(`/entitiesV2/${encodeURIComponent(lee)}`, asLee)).status).toBe(200);
+      expect(
+        (await http.get(`/entitiesV2/${encodeURIComponent(theirs)}`, { Authorization: await bearer('datahub') }))
+          .status,
+      ).toBe(200);
+    } finally {
+      expect((await setViewAll('ACTIVE')).status).toBe(200);
+    }
+    expect((await http.get(`/entitiesV2/${encodeURIComponent(theirs)}`, asLee)).status).toBe(200);
+    expect((await http.get('/openapi/operations/indices/progress', asLee)).status).toBe(403);
   });
 
   it('leaves no way around the gateway: a service behind it serves the system client only', async () => {

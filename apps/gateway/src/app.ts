@@ -7,6 +7,7 @@ import {
   routeCaller,
   type AnyRoute,
   type Authenticator,
+  type RouteGuard,
   type RunnableService,
 } from '@strata/http';
 import { UNKNOWN_ACTOR_URN } from '@strata/model';
@@ -15,6 +16,8 @@ import type { MessageLog } from '@strata/log';
 import { createAuthenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
 import { bootstrapProposals } from './auth/bootstrap';
+import { resourceFactsReader } from './auth/resource-facts';
+import { createRouteGuard } from './auth/route-guard';
 import { resolveSecrets } from './auth/secrets';
 import { SecurityView, systemContext } from './auth/security-view';
 import type { GatewayConfig } from './config';
@@ -43,10 +46,11 @@ export type GatewaySettings = Pick<
 /** The root user's password where none is configured (the standalone process only): DataHub's quickstart one. */
 const DEFAULT_ROOT_PASSWORD = 'datahub';
 
-/** The gateway, and how the process serving it authenticates requests. */
+/** The gateway, and how the process serving it authenticates and authorizes requests. */
 export interface ComposedGateway {
   readonly service: StrataService;
   readonly authenticate: Authenticator;
+  readonly guard: RouteGuard;
 }
 
 /** What the gateway fronts: the routes and read models of the services behind it. */
@@ -86,6 +90,12 @@ export function composeGateway(
   }
   const internalContext = systemContext(settings.DATAHUB_SYSTEM_CLIENT_ID, secrets.systemClientSecret);
   const security = new SecurityView(routeCaller(peers.routes), internalContext);
+  const authorizer = new Authorizer({
+    enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
+    anonymousActor: UNKNOWN_ACTOR_URN,
+    security,
+    facts: resourceFactsReader(registry, routeCaller(peers.routes), internalContext),
+  });
   const authenticate = createAuthenticator({
     enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
     tokens,
@@ -114,18 +124,14 @@ export function composeGateway(
     strataVersion: STRATA_VERSION,
     bootstrap: bootstrapProposals(registry),
     auth: {
-      authorizer: new Authorizer({
-        enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
-        anonymousActor: UNKNOWN_ACTOR_URN,
-        security,
-      }),
+      authorizer,
       tokens,
       security,
       internalContext,
       rootPassword: settings.STRATA_ROOT_PASSWORD ?? DEFAULT_ROOT_PASSWORD,
     },
   });
-  return { service, authenticate };
+  return { service, authenticate, guard: createRouteGuard(authorizer) };
 }
 
 /**
@@ -149,7 +155,11 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
       (agent) => agent.close(),
     );
     const log = await context.engines.openLog(context.scope, 'gateway');
-    const { service: gateway, authenticate } = composeGateway(context, config, log, {
+    const {
+      service: gateway,
+      authenticate,
+      guard,
+    } = composeGateway(context, config, log, {
       routes: tables.flatMap(({ url, table }) =>
         forwardedRoutes(table, url, {
           dispatcher,
@@ -169,6 +179,6 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
       },
       'gateway routes to its services',
     );
-    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES, authenticate };
+    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES, authenticate, guard };
   });
 }

@@ -99,7 +99,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
         authorize: async (proposals, context) => {
-          await options.auth?.authorizer.requireSecurityWrites(context, proposals);
+          await options.auth?.authorizer.requireWrites(context, proposals);
         },
       }),
       ...deleteRoutes({
@@ -107,6 +107,9 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         submitter,
         call,
         authorize: async (proposals, context) => {
+          await options.auth?.authorizer.requireWrites(context, proposals);
+        },
+        authorizeEdits: async (proposals, context) => {
           await options.auth?.authorizer.requireSecurityWrites(context, proposals);
         },
       }),

@@ -16,7 +16,11 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
     const log = await context.engines.openLog(context.scope, 'standalone');
     const writer = await composeMetadataWriter(context, config, log);
     const indexer = await composeSearchIndexer(context, config, log);
-    const { service: gateway, authenticate } = composeGateway(context, config, log, {
+    const {
+      service: gateway,
+      authenticate,
+      guard,
+    } = composeGateway(context, config, log, {
       routes: [...writer.routes, ...indexer.routes],
       readModels: [...writer.readModels, ...indexer.readModels],
     });
@@ -26,6 +30,7 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
       documented: true,
       maxBodyBytes: config.MAX_BODY_BYTES,
       authenticate,
+      guard,
     };
   });
 }

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import { dirname } from 'node:path';
 import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
-import { mountRoutes } from './mount-routes';
+import { mountRoutes, type RouteGuard } from './mount-routes';
 import { createRequestContextFactory } from './request-context';
 import { defineRoute, isInternalRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
@@ -28,6 +28,8 @@ export interface HttpAppOptions {
    * route's error body). Absent: every request is anonymous.
    */
   readonly authenticate?: Authenticator;
+  /** Checks each request against what its caller may do, before the route runs or is forwarded. */
+  readonly guard?: RouteGuard;
   /** Largest JSON body a route handled here accepts, in bytes (forwarded routes stream theirs to the owner). */
   readonly maxBodyBytes: number;
   readonly logger: HttpLogger;
@@ -67,7 +69,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
         ? options.anonymousActor
         : authenticate({ path: request.path, header: (name) => request.get(name) }),
   });
-  app.use(mountRoutes(express.Router(), routes, contextFor, { maxBodyBytes: options.maxBodyBytes }));
+  app.use(
+    mountRoutes(express.Router(), routes, contextFor, {
+      maxBodyBytes: options.maxBodyBytes,
+      ...(options.guard === undefined ? {} : { guard: options.guard }),
+    }),
+  );
   // Swagger UI's scripts and styles, beside its page (a documented route).
   if (options.documentation !== undefined) app.use(SWAGGER_UI, express.static(swaggerUiAssets(), { index: false }));
   app.use(notFoundHandler);

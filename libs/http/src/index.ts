@@ -12,6 +12,7 @@ export type { ClientError, EndpointFamily } from './errors';
 export { listen } from './http-server';
 export type { RunningServer } from './http-server';
 export { familyOfPath, jsonBodyReader, mountRoutes } from './mount-routes';
+export type { MountOptions, RouteGuard } from './mount-routes';
 export { createRequestContextFactory } from './request-context';
 export type { RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';

@@ -3,6 +3,29 @@ import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
 import type { EndpointFamily } from './errors';
 import type { AnyRoute, RequestContext } from './route';
 
+/**
+ * What a process checks before a route runs (or is forwarded): who may call it with these inputs. It throws the typed
+ * error to answer (401, 403). A forwarded route's body is read for it only when it says it needs it.
+ */
+export interface RouteGuard {
+  needsBody(route: AnyRoute): boolean;
+  check(
+    route: AnyRoute,
+    input: {
+      readonly query: Readonly<Record<string, unknown>>;
+      readonly key: string | undefined;
+      /** The JSON body as received (undefined when absent, not JSON, or not read). */
+      readonly body: unknown;
+      readonly context: RequestContext;
+    },
+  ): Promise<void>;
+}
+
+export interface MountOptions {
+  readonly maxBodyBytes: number;
+  readonly guard?: RouteGuard;
+}
+
 /** Response header naming the Rest.li protocol version Strata speaks. */
 const restliProtocolHeader = 'X-RestLi-Protocol-Version';
 
@@ -17,8 +40,9 @@ export function mountRoutes(
   router: Router,
   routes: readonly AnyRoute[],
   contextFor: (request: Request) => Promise<RequestContext>,
-  options: { readonly maxBodyBytes: number },
+  options: MountOptions,
 ): Router {
+  const readRaw = rawBodyReader(options.maxBodyBytes);
   const readBody = jsonBodyReader(options.maxBodyBytes);
   const groups = new Map<string, AnyRoute[]>();
   for (const route of routes) {
@@ -31,7 +55,7 @@ export function mountRoutes(
     router.all(path, (request, response, next) => {
       const family = group[0]?.family ?? 'restli';
       response.locals['family'] = family;
-      dispatch(group, request, response, contextFor, readBody)
+      dispatch(group, request, response, contextFor, readBody, readRaw, options)
         .then(() => undefined)
         .catch(next);
     });
@@ -45,6 +69,8 @@ async function dispatch(
   response: Response,
   contextFor: (request: Request) => Promise<RequestContext>,
   readBody: (request: Request, response: Response) => Promise<unknown>,
+  readRaw: (request: Request, response: Response) => Promise<Buffer | undefined>,
+  options: MountOptions,
 ): Promise<void> {
   // Who asks comes first: a request without the credentials it needs is a 401, whatever else is wrong with it.
   const context = await contextFor(request);
@@ -53,14 +79,23 @@ async function dispatch(
   const route = select(group, request, response);
   if (!route) return;
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
-  if (route.kind === 'forwarded') {
-    await route.forward(request, response, context);
-    return;
-  }
-  const body = await readBody(request, response);
   const { action: _action, ...query } = request.query as Record<string, unknown>;
   const first = group[0];
   const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
+  if (route.kind === 'forwarded') {
+    if (options.guard?.needsBody(route) === true) {
+      // Read here to be checked, then sent on as it came.
+      const raw = await readRaw(request, response);
+      await options.guard.check(route, { query, key, body: parsedOrUndefined(raw), context });
+      await route.forward(request, response, context, raw ?? Buffer.alloc(0));
+    } else {
+      await options.guard?.check(route, { query, key, body: undefined, context });
+      await route.forward(request, response, context);
+    }
+    return;
+  }
+  const body = await readBody(request, response);
+  await options.guard?.check(route, { query, key, body, context });
   const params = Object.fromEntries(
     Object.entries(request.params as Record<string, unknown>).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -96,6 +131,31 @@ function select(group: readonly AnyRoute[], request: Request, response: Response
 /** 405: the resource exists but not with this method. */
 class MethodNotAllowedError extends Error {
   readonly status = 405;
+}
+
+/** Reads a request body as bytes (at most `limitBytes`, else a 413); undefined when empty. */
+function rawBodyReader(limitBytes: number): (request: Request, response: Response) => Promise<Buffer | undefined> {
+  const raw: RequestHandler = express.raw({ type: () => true, limit: limitBytes });
+  return (request, response) =>
+    new Promise<Buffer | undefined>((resolve, reject) => {
+      raw(request, response, (error?: unknown) => {
+        if (error !== undefined) {
+          reject(error instanceof Error ? error : new Error('The request body could not be read'));
+          return;
+        }
+        const buffer: unknown = request.body;
+        resolve(Buffer.isBuffer(buffer) && buffer.length > 0 ? buffer : undefined);
+      });
+    });
+}
+
+function parsedOrUndefined(raw: Buffer | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined; // the owner answers what is wrong with it
+  }
 }
 
 /**

@@ -73,7 +73,7 @@ export function forwardedRoutes(
     body: descriptor.body,
     example: descriptor.example,
     owner,
-    forward: (request, response, context) => forward(request, response, context, base, owner, options),
+    forward: (request, response, context, body) => forward(request, response, context, base, owner, options, body),
     call: (call, url, context) => callOwner(call, url, context, base, owner, options),
   }));
 }
@@ -131,6 +131,7 @@ async function forward(
   base: string,
   owner: string,
   options: ForwardingOptions,
+  body?: Buffer,
 ): Promise<void> {
   // The client going away ends the request to the service too.
   const clientGone = new AbortController();
@@ -143,7 +144,7 @@ async function forward(
     upstream = await undiciRequest(`${base}${context.url}`, {
       method: request.method as Dispatcher.HttpMethod,
       headers: forwardedRequestHeaders(request, context, options.systemClient),
-      body: hasBody(request.headers) ? request : null,
+      body: body ?? (hasBody(request.headers) ? request : null),
       dispatcher: options.dispatcher,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,

@@ -92,7 +92,8 @@ export interface ForwardedRoute extends RouteAddress {
   /** The owning service's name. */
   readonly owner: string;
   /** Sends the request on and the answer back; rejects with a typed error when the owner cannot be reached in time. */
-  forward(request: IncomingMessage, response: ServerResponse, context: RequestContext): Promise<void>;
+  /** `body`: the request's body, when it was read already (to be checked); otherwise it is streamed. */
+  forward(request: IncomingMessage, response: ServerResponse, context: RequestContext, body?: Buffer): Promise<void>;
   /**
    * Calls the route on behalf of `context`'s request, at `url` (its path and query, see `routeCaller`): answers the
    * JSON body, or rejects with the typed error of the owner's answer or of its absence.

@@ -8,6 +8,7 @@ import {
   listen,
   type AnyRoute,
   type Authenticator,
+  type RouteGuard,
   type RunnableService,
   type RunningServer,
 } from '@strata/http';
@@ -62,6 +63,8 @@ export interface HostedServices {
   readonly maxBodyBytes: number;
   /** Who each request acts as (the public front authenticates); absent, every request is anonymous. */
   readonly authenticate?: Authenticator;
+  /** What each request's caller may do, checked before the route runs (the public front authorizes). */
+  readonly guard?: RouteGuard;
 }
 
 /**
@@ -110,6 +113,7 @@ export function hostServices(
           anonymousActor: UNKNOWN_ACTOR_URN,
           maxBodyBytes: hosted.maxBodyBytes,
           ...(hosted.authenticate === undefined ? {} : { authenticate: hosted.authenticate }),
+          ...(hosted.guard === undefined ? {} : { guard: hosted.guard }),
           logger,
           isReady: () => ready,
           metrics: hosted.services.flatMap((service) => service.metrics),

@@ -36,3 +36,43 @@ describe('Authorizer', () => {
     );
   });
 });
+
+describe('Authorizer.requireWrites', () => {
+  const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)';
+  const proposal = (changeType: string) =>
+    ({
+      urn: { toString: () => dataset },
+      entity: { name: 'dataset' },
+      aspect: { name: 'status' },
+      changeType,
+    }) as unknown as import('@strata/model').ValidatedProposal;
+
+  it('lets an owner edit, read from the entity only when the policies depend on it, and not delete', async () => {
+    const asked: string[][] = [];
+    const authorizer = new Authorizer({
+      enabled: true,
+      anonymousActor: anonymous,
+      security,
+      facts: (urns) => {
+        asked.push([...urns]);
+        return Promise.resolve(
+          new Map([[dataset, { type: 'dataset', urn: dataset, owners: [{ owner: 'urn:li:corpuser:jdoe' }] }]]),
+        );
+      },
+    });
+    await expect(authorizer.requireWrites(as('urn:li:corpuser:jdoe'), [proposal('UPSERT')])).resolves.toBeUndefined();
+    expect(asked).toEqual([[dataset]]);
+    await expect(authorizer.requireWrites(as('urn:li:corpuser:jdoe'), [proposal('DELETE')])).rejects.toThrow(
+      new ForbiddenError(`User urn:li:corpuser:jdoe is unauthorized to modify entity: HttpStatus: 403 Urn: ${dataset}`),
+    );
+    await expect(authorizer.requireWrites(as('urn:li:corpuser:ann'), [proposal('UPSERT')])).rejects.toThrow(
+      ForbiddenError,
+    );
+    // Root needs nothing read: its policies do not depend on the entity.
+    asked.length = 0;
+    await expect(
+      authorizer.requireWrites(as('urn:li:corpuser:datahub'), [proposal('DELETE')]),
+    ).resolves.toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+});

@@ -27,6 +27,11 @@ export interface DeleteRouteOptions {
   readonly call: RouteCaller;
   /** Refuses (401, 403) proposals the caller may not write, before anything is published. */
   readonly authorize: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
+  /**
+   * Refuses reference cleanup's edits of what only privileged callers may write (the security entities): the cleanup
+   * itself is allowed by the right to delete its target, as in DataHub.
+   */
+  readonly authorizeEdits: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
 }
 
 const millis = (name: string) =>
@@ -111,11 +116,19 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
       }),
       example: { body: { urn: 'urn:li:tag:NeedsDocs', dryRun: true } },
       handle: async ({ body, context }) => {
-        const { urn } = resolve(options.registry, body.urn);
+        const { entity, urn } = resolve(options.registry, body.urn);
+        // The right to clean references is the right to delete what they name.
+        const deletion = validateProposal(options.registry, {
+          entityType: entity.name,
+          entityUrn: urn,
+          changeType: 'DELETE',
+          aspectName: entity.keyAspect.name,
+        });
+        await options.authorize([deletion], context);
         let submissions = 0;
         const apply = async (edits: readonly ReferenceEdit[]) => {
           const proposals = edits.map((edit) => proposalOf(options.registry, edit));
-          await options.authorize(proposals, context);
+          await options.authorizeEdits(proposals, context);
           // A request id of its own per submission: the writer applies a request id once.
           const requestId = `${context.requestId}/references-${++submissions}`;
           await options.submitter.submit(proposals, { ...context, requestId, wait: true, waitForIndexing: true });
