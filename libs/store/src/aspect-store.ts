@@ -49,8 +49,8 @@ export interface AspectStore {
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]>;
 
   /**
-   * The latest values of one aspect across entities, by URN, after `afterUrn` when given, at most `limit` of them: a
-   * page of every policy, say, read straight from the store.
+   * The latest values of one of the {@link LISTED_ASPECTS} across entities, by URN, after `afterUrn` when given, at
+   * most `limit` of them: a page of every policy, say, read straight from the store. Throws for another aspect.
    */
   listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]>;
 
@@ -67,6 +67,19 @@ export interface AspectStore {
   getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]>;
 
   close(): Promise<void>;
+}
+
+/**
+ * The aspects whose latest values can be listed across entities ({@link AspectStore.listLatest}): the security state
+ * the gateway reads whole. Only these are indexed that way, so that other writes pay nothing for it.
+ */
+export const LISTED_ASPECTS: readonly string[] = ['dataHubPolicyInfo', 'dataHubAccessTokenInfo'];
+
+/** Refuses to list an aspect that is not listed (a programming error). */
+export function assertListed(aspect: string): void {
+  if (!LISTED_ASPECTS.includes(aspect)) {
+    throw new Error(`The latest values of ${aspect} cannot be listed; listed aspects: ${LISTED_ASPECTS.join(', ')}`);
+  }
 }
 
 /** JSON object as stored: aspect values and system metadata. */

@@ -15,6 +15,7 @@ export type {
   StoredTimeseriesValue,
   TimeRange,
 } from './aspect-store';
+export { LISTED_ASPECTS } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
 export { MongoAspectStore } from './mongo-aspect-store';

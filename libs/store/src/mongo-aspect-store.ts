@@ -15,6 +15,7 @@ import type {
   StoredTimeseriesValue,
   TimeRange,
 } from './aspect-store';
+import { assertListed } from './aspect-store';
 
 /** Options of {@link MongoAspectStore.connect}. */
 export interface MongoAspectStoreOptions {
@@ -204,6 +205,7 @@ export class MongoAspectStore implements AspectStore {
     options: { readonly afterUrn?: string; readonly limit: number },
   ): Promise<StoredAspect[]> {
     this.assertOpen();
+    assertListed(aspect);
     if (options.limit <= 0) return [];
     const documents = await this.collections.aspects
       .find({ aspect, version: 0, ...(options.afterUrn === undefined ? {} : { urn: { $gt: options.afterUrn } }) })
@@ -611,7 +613,7 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
       name: 'latest_by_run',
       partialFilterExpression: { version: 0 },
     },
-    // listLatest: the latest values of one aspect across entities, by URN.
+    // listLatest: the latest values of a listed aspect across entities, by URN.
     { key: { aspect: 1, urn: 1 }, name: 'latest_by_aspect', partialFilterExpression: { version: 0 } },
   ]);
   await collections.timeseries.createIndexes([

@@ -15,6 +15,7 @@ import type {
   StoredTimeseriesValue,
   TimeRange,
 } from './aspect-store';
+import { assertListed, LISTED_ASPECTS } from './aspect-store';
 
 /** The tables of the store file. */
 const STORE_SCHEMA = `
@@ -31,7 +32,11 @@ const STORE_SCHEMA = `
   );
   CREATE INDEX IF NOT EXISTS latest_by_run ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'))
     WHERE version = 0;
-  CREATE INDEX IF NOT EXISTS latest_by_aspect ON metadata_aspect_v2 (aspect, urn) WHERE version = 0;
+  DROP INDEX IF EXISTS latest_by_aspect;
+  ${LISTED_ASPECTS.map(
+    (aspect) =>
+      `CREATE INDEX IF NOT EXISTS latest_${aspect} ON metadata_aspect_v2 (urn) WHERE version = 0 AND aspect = '${aspect}';`,
+  ).join('\n  ')}
   CREATE TABLE IF NOT EXISTS timeseries_aspect (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
@@ -114,9 +119,16 @@ export class SqliteAspectStore implements AspectStore {
         `SELECT ${aspectColumns} FROM metadata_aspect_v2
          WHERE json_extract(systemmetadata, '$.runId') = ? AND version = 0 ORDER BY urn, aspect LIMIT ?`,
       ),
-      selectLatestOfAspect: db.prepare<[string, string, number], AspectRow>(
-        `SELECT ${aspectColumns} FROM metadata_aspect_v2 INDEXED BY latest_by_aspect
-         WHERE aspect = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
+      // One partial index per listed aspect, and the aspect written out in the query as in the index's condition:
+      // SQLite uses a partial index only when it can see that the query's rows satisfy that condition.
+      selectLatestOfAspect: new Map(
+        LISTED_ASPECTS.map((aspect) => [
+          aspect,
+          db.prepare<[string, number], AspectRow>(
+            `SELECT ${aspectColumns} FROM metadata_aspect_v2 INDEXED BY latest_${aspect}
+             WHERE version = 0 AND aspect = '${aspect}' AND urn > ? ORDER BY urn LIMIT ?`,
+          ),
+        ]),
       ),
       selectEntity: db.prepare<[string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`,
@@ -262,11 +274,11 @@ export class SqliteAspectStore implements AspectStore {
   }
 
   listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]> {
-    return settle(() =>
-      this.statements.selectLatestOfAspect
-        .all(aspect, options.afterUrn ?? '', Math.max(0, options.limit))
-        .map(toStoredAspect),
-    );
+    return settle(() => {
+      assertListed(aspect);
+      const statement = this.statements.selectLatestOfAspect.get(aspect);
+      return (statement?.all(options.afterUrn ?? '', Math.max(0, options.limit)) ?? []).map(toStoredAspect);
+    });
   }
 
   getMarks(names: readonly string[]): Promise<Map<string, string>> {

@@ -555,23 +555,34 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         const prefix = newUrn();
         const urns = [`${prefix}-c`, `${prefix}-a`, `${prefix}-b`];
         for (const urn of urns)
-          await store.commit({ mutations: [put(urn, 'x', 0, 1, { at: urn })], outbox: [], appliedProposalIds: [] });
+          await store.commit({
+            mutations: [put(urn, 'dataHubPolicyInfo', 0, 1, { at: urn })],
+            outbox: [],
+            appliedProposalIds: [],
+          });
         await store.commit({
-          mutations: [put(`${prefix}-a`, 'x', 1, 2, { at: 'a2' }), put(`${prefix}-a`, 'y', 0, 1, {})],
+          mutations: [
+            put(`${prefix}-a`, 'dataHubPolicyInfo', 1, 2, { at: 'a2' }),
+            put(`${prefix}-a`, 'dataHubAccessTokenInfo', 0, 1, {}),
+          ],
           outbox: [],
           appliedProposalIds: [],
         });
         const mine = (rows: StoredAspect[]) => rows.filter((row) => row.urn.startsWith(prefix));
-        const all = mine(await store.listLatest('x', { limit: 10_000 }));
+        const all = mine(await store.listLatest('dataHubPolicyInfo', { limit: 10_000 }));
         expect(all.map((row) => [row.urn, row.version, row.value])).toEqual([
           [`${prefix}-a`, 2, { at: 'a2' }],
           [`${prefix}-b`, 1, { at: `${prefix}-b` }],
           [`${prefix}-c`, 1, { at: `${prefix}-c` }],
         ]);
-        const page = await store.listLatest('x', { afterUrn: `${prefix}-a`, limit: 1 });
+        const page = await store.listLatest('dataHubPolicyInfo', { afterUrn: `${prefix}-a`, limit: 1 });
         expect(page.map((row) => row.urn)).toEqual([`${prefix}-b`]);
-        expect(await store.listLatest('x', { limit: 0 })).toEqual([]);
-        expect(mine(await store.listLatest('no-such-aspect', { limit: 10 }))).toEqual([]);
+        expect(await store.listLatest('dataHubPolicyInfo', { limit: 0 })).toEqual([]);
+        expect(mine(await store.listLatest('dataHubAccessTokenInfo', { limit: 10 }))).toEqual([
+          expect.objectContaining({ urn: `${prefix}-a`, aspect: 'dataHubAccessTokenInfo' }),
+        ]);
+        // Only listed aspects are indexed for it: another is a programming error.
+        await expect(store.listLatest('status', { limit: 10 })).rejects.toThrow('cannot be listed');
       });
     });
 
