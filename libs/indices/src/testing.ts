@@ -615,3 +615,4 @@ export {
   type SearchIndexContractFactory,
   type SearchIndexUnderTest,
 } from './search-index-contract';
+export { describeAuditIndexContract, type AuditIndexContractFactory } from './audit-index-contract';
