@@ -11,6 +11,7 @@ import type { SecurityView } from './auth/security-view';
 import { tokenRoutes } from './http/token-routes';
 import { credentialsProposal, loginRoutes, storedCredentials, type LoginRouteOptions } from './http/login-routes';
 import { OutcomeListener } from './consumers/outcome-listener';
+import { loginRecorder } from './auth/login-events';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
 import { ingestRoutes } from './http/ingest-routes';
@@ -54,6 +55,7 @@ export interface GatewayServiceOptions {
     readonly internalContext: RequestContext;
     /** The root user's password, set at start when it is not already the one stored. */
     readonly rootPassword: string;
+    /** Told of every login; default: recorded on `DataHubUsageEvent_v1` for the audit trail. */
     readonly onLogin?: LoginRouteOptions['onLogin'];
   };
 }
@@ -124,7 +126,13 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
           })),
       ...(options.auth === undefined
         ? []
-        : loginRoutes({ registry: options.registry, submitter, call, ...options.auth })),
+        : loginRoutes({
+            registry: options.registry,
+            submitter,
+            call,
+            onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
+            ...options.auth,
+          })),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

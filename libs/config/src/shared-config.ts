@@ -63,6 +63,10 @@ export const topicConfig = {
     .string()
     .default('MetadataIndexAcknowledgement_v1')
     .describe("Indexers' acknowledgements of writes that wait for indexing."),
+  DATAHUB_USAGE_EVENT_NAME: z
+    .string()
+    .default('DataHubUsageEvent_v1')
+    .describe('Events for the audit trail that are not changes of the catalog: logins, kept or refused.'),
 };
 
 /** Limits every service that reads aspects enforces alike. */

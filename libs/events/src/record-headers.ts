@@ -12,4 +12,49 @@ export const RecordHeader = {
    * `MetadataIndexAcknowledgement_v1` once applied.
    */
   awaitIndexing: 'strata-await-indexing',
+  /**
+   * On a change log: the identity of the change, `<proposal id>/<index among the proposal's change logs>`. The same
+   * change published again (the outbox relay after a crash) carries the same id, so a trail keyed by it records the
+   * change once.
+   */
+  changeId: 'strata-change-id',
+  /** Where the request came from (its client's address, as the gateway saw it). */
+  sourceIp: 'strata-source-ip',
+  /** The request's `User-Agent`. */
+  userAgent: 'strata-user-agent',
+  /** Which interface the request came through: `RESTLI` or `OPENAPI` (DataHub's event sources). */
+  eventSource: 'strata-event-source',
 } as const;
+
+/** The origin of a request, as the records it causes carry it in their headers. */
+export interface RequestOrigin {
+  readonly requestId: string;
+  readonly actor: string;
+  readonly traceId: string;
+  readonly sourceIp?: string | undefined;
+  readonly userAgent?: string | undefined;
+  readonly eventSource?: string | undefined;
+}
+
+/** The headers naming a request's origin on every record it causes: ids, actor, and where it came from. */
+export function originHeaders(origin: RequestOrigin): Record<string, string> {
+  const headers: Record<string, string> = {
+    [RecordHeader.requestId]: origin.requestId,
+    [RecordHeader.actor]: origin.actor,
+    [RecordHeader.traceId]: origin.traceId,
+  };
+  if (origin.sourceIp !== undefined) headers[RecordHeader.sourceIp] = origin.sourceIp;
+  if (origin.userAgent !== undefined) headers[RecordHeader.userAgent] = origin.userAgent.slice(0, 512);
+  if (origin.eventSource !== undefined) headers[RecordHeader.eventSource] = origin.eventSource;
+  return headers;
+}
+
+/** The headers a proposal passes on to the records it causes (change logs, outcomes, failures). */
+export const PROPAGATED_HEADERS: readonly string[] = [
+  RecordHeader.requestId,
+  RecordHeader.actor,
+  RecordHeader.traceId,
+  RecordHeader.sourceIp,
+  RecordHeader.userAgent,
+  RecordHeader.eventSource,
+];

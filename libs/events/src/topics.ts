@@ -15,6 +15,11 @@ export interface TopicNames {
   readonly metadataChangeProposalOutcome: string;
   /** Indexers' acknowledgements of proposals that wait for indexing (Strata's own topic). */
   readonly metadataIndexAcknowledgement: string;
+  /**
+   * Events that are not changes of the catalog, for the audit trail: logins, kept or refused (JSON, DataHub's
+   * `DataHubUsageEvent_v1`), keyed by actor.
+   */
+  readonly dataHubUsageEvent: string;
 }
 
 export const defaultTopicNames: TopicNames = {
@@ -24,6 +29,7 @@ export const defaultTopicNames: TopicNames = {
   metadataChangeLogTimeseries: 'MetadataChangeLog_Timeseries_v1',
   metadataChangeProposalOutcome: 'MetadataChangeProposalOutcome_v1',
   metadataIndexAcknowledgement: 'MetadataIndexAcknowledgement_v1',
+  dataHubUsageEvent: 'DataHubUsageEvent_v1',
 };
 
 /** Topic names from configuration keyed by DataHub's environment variable names (see `topicConfig` in @strata/config). */
@@ -34,6 +40,7 @@ export function topicNamesFrom(config: {
   readonly METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: string;
   readonly METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: string;
   readonly METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: string;
+  readonly DATAHUB_USAGE_EVENT_NAME: string;
 }): TopicNames {
   return {
     metadataChangeProposal: config.METADATA_CHANGE_PROPOSAL_TOPIC_NAME,
@@ -42,5 +49,6 @@ export function topicNamesFrom(config: {
     metadataChangeLogTimeseries: config.METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME,
     metadataChangeProposalOutcome: config.METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME,
     metadataIndexAcknowledgement: config.METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME,
+    dataHubUsageEvent: config.DATAHUB_USAGE_EVENT_NAME,
   };
 }

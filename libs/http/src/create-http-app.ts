@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
 import { mountRoutes, type RouteGuard } from './mount-routes';
-import { createRequestContextFactory } from './request-context';
+import { createRequestContextFactory, type Caller } from './request-context';
 import { defineRoute, isInternalRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
 
@@ -14,8 +14,11 @@ export interface AuthenticationRequest {
   header(name: string): string | undefined;
 }
 
-/** Resolves the actor of a request from its credentials, or rejects with `UnauthorizedError`. */
-export type Authenticator = (request: AuthenticationRequest) => Promise<string>;
+/**
+ * Resolves the actor of a request from its credentials (with, for a request forwarded by a gateway, the client's
+ * address), or rejects with `UnauthorizedError`.
+ */
+export type Authenticator = (request: AuthenticationRequest) => Promise<Caller>;
 
 export interface HttpAppOptions {
   /** Public routes of the process: its own, and those it forwards. */

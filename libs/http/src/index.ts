@@ -13,12 +13,13 @@ export { listen } from './http-server';
 export type { RunningServer } from './http-server';
 export { familyOfPath, jsonBodyReader, mountRoutes } from './mount-routes';
 export type { MountOptions, RouteGuard } from './mount-routes';
-export { createRequestContextFactory } from './request-context';
-export type { RequestContextOptions } from './request-context';
+export { createRequestContextFactory, eventSourceOf } from './request-context';
+export type { Caller, RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';
 export { defineRoute, describeIssues, isInternalRoute } from './route';
 export type {
   AnyRoute,
+  EventSource,
   ForwardedRoute,
   JsonSchema,
   RawRouteInput,
@@ -34,6 +35,7 @@ export type { ReadModelDescriptor, RouteDescriptor, ServiceTable } from './servi
 export { forwardedRoutes } from './route-forwarding';
 export {
   ACTOR_HEADER,
+  SOURCE_IP_HEADER,
   isSystemClient,
   systemClientAuthenticator,
   systemClientAuthorization,

@@ -1,5 +1,11 @@
 import type { Request } from 'express';
-import type { RequestContext } from './route';
+import type { EventSource, RequestContext } from './route';
+
+/**
+ * Who a request acts as, from its credentials: the actor, or — for a request a gateway forwards on a client's
+ * behalf — the actor with the client's address, as the gateway saw it.
+ */
+export type Caller = string | { readonly actor: string; readonly sourceIp?: string | undefined };
 
 const clientIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 const traceparentPattern = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -8,7 +14,7 @@ export interface RequestContextOptions {
   /** Generates request and trace ids (injected: tests pass a deterministic one). */
   readonly newId: () => string;
   /** The actor of a request, from its credentials (rejecting with a 401 when they do not do), or the anonymous actor. */
-  readonly actorOf: (request: Request) => string | Promise<string>;
+  readonly actorOf: (request: Request) => Caller | Promise<Caller>;
 }
 
 /** Builds the context of a request: ids for correlation (taken from the client when valid), actor, origin. */
@@ -22,14 +28,21 @@ export function createRequestContextFactory({ newId, actorOf }: RequestContextOp
     const traceparent = traceparentPattern.exec(header('traceparent') ?? '');
     const givenTraceId = header('X-Trace-Id') ?? header('X-Request-Id');
     const traceId = traceparent?.[1] ?? (givenTraceId && clientIdPattern.test(givenTraceId) ? givenTraceId : requestId);
+    const caller = await actorOf(request);
     return {
       requestId,
       traceId,
-      actor: await actorOf(request),
-      sourceIp: request.ip,
+      actor: typeof caller === 'string' ? caller : caller.actor,
+      sourceIp: (typeof caller === 'string' ? undefined : caller.sourceIp) ?? request.ip,
+      eventSource: eventSourceOf(request.path),
       userAgent: header('User-Agent'),
       url: request.originalUrl,
       header,
     };
   };
+}
+
+/** DataHub's event source of a request: its OpenAPI interface under `/openapi`, else its Rest.li one. */
+export function eventSourceOf(path: string): EventSource {
+  return path === '/openapi' || path.startsWith('/openapi/') ? 'OPENAPI' : 'RESTLI';
 }

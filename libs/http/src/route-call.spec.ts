@@ -19,6 +19,7 @@ const context = (headers: Record<string, string> = {}): RequestContext => ({
   actor: 'urn:li:corpuser:jdoe',
   sourceIp: undefined,
   userAgent: undefined,
+  eventSource: 'RESTLI',
   url: '/entities?action=deleteReferences',
   header: (name) => headers[name.toLowerCase()],
 });

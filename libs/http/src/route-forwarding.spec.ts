@@ -124,6 +124,7 @@ describe('forwarded routes', () => {
               Authorization: 'Bearer token-1',
               traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
               'X-Custom': 'kept',
+              'X-Strata-Source-Ip': '6.6.6.6',
               Connection: 'keep-alive, X-Hop',
               'X-Hop': 'dropped',
             },
@@ -150,6 +151,8 @@ describe('forwarded routes', () => {
       // The client's credentials stay at the gateway: the service hears the system client, naming the actor.
       authorization: 'Basic __datahub_system:a-system-client-secret',
       'x-strata-actor': 'urn:li:corpuser:UNKNOWN',
+      // The client's address as the gateway saw it, never as the client claims it.
+      'x-strata-source-ip': '127.0.0.1',
       traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
       'x-custom': 'kept',
       'x-forwarded-for': '127.0.0.1',

@@ -4,7 +4,7 @@ import { errors as undiciErrors, request as undiciRequest, type Dispatcher } fro
 import { BadGatewayError, TimeoutError, UnavailableError } from '@strata/model';
 import type { ForwardedRoute, RequestContext } from './route';
 import { errorOfAnswer, type RouteCall } from './route-call';
-import { ACTOR_HEADER, systemClientAuthorization, type SystemClient } from './system-client';
+import { ACTOR_HEADER, SOURCE_IP_HEADER, systemClientAuthorization, type SystemClient } from './system-client';
 import type { ServiceTable } from './service-table';
 
 /** How a gateway forwards to the services behind it. */
@@ -40,6 +40,7 @@ const HOP_BY_HOP = new Set([
   // Replaced: the service is told who asks by the gateway, never by the client.
   'authorization',
   ACTOR_HEADER,
+  SOURCE_IP_HEADER,
 ]);
 
 /** Network failures that mean the service is not there (now): the client may retry later. */
@@ -97,6 +98,8 @@ async function callOwner(
   else headers['traceparent'] = traceparent;
   headers['authorization'] = systemClientAuthorization(options.systemClient);
   headers[ACTOR_HEADER] = context.actor;
+  if (context.sourceIp !== undefined) headers[SOURCE_IP_HEADER] = context.sourceIp;
+  if (context.userAgent !== undefined) headers['user-agent'] = context.userAgent;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   let text: string;
   let status: number;
@@ -196,6 +199,7 @@ function forwardedRequestHeaders(
   headers['x-request-id'] = context.requestId;
   headers['authorization'] = systemClientAuthorization(systemClient);
   headers[ACTOR_HEADER] = context.actor;
+  if (context.sourceIp !== undefined) headers[SOURCE_IP_HEADER] = context.sourceIp;
   if (request.headers.traceparent === undefined) headers['x-trace-id'] = context.traceId;
   return headers;
 }

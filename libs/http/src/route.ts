@@ -5,6 +5,9 @@ import type { EndpointFamily } from './errors';
 import type { RouteCall } from './route-call';
 
 /** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
+/** DataHub's names of the interfaces a request may come through (`RESTLI` for everything not under `/openapi`). */
+export type EventSource = 'RESTLI' | 'OPENAPI';
+
 export interface RequestContext {
   /** Minted by the server for every request (never taken from the client); echoed in `X-Request-Id`. */
   readonly requestId: string;
@@ -12,8 +15,11 @@ export interface RequestContext {
   readonly traceId: string;
   /** URN of the authenticated actor (or the anonymous actor when authentication is off). */
   readonly actor: string;
+  /** The client's address: the peer's, or, behind a gateway, the one the gateway saw. */
   readonly sourceIp: string | undefined;
   readonly userAgent: string | undefined;
+  /** The interface the request came through, as DataHub names it in audit events. */
+  readonly eventSource: EventSource;
   /** The path and query as received, e.g. `/entitiesV2/urn%3Ali%3A…?aspects=List(status)` (for forwarding). */
   readonly url: string;
   /** A request header, case-insensitive. */

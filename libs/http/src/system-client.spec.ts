@@ -10,13 +10,21 @@ const request = (path: string, headers: Record<string, string> = {}) => ({
 });
 
 describe('systemClientAuthenticator', () => {
-  it('serves the system client, as the actor the gateway names or as itself', async () => {
+  it('serves the system client, as the actor the gateway names or as itself, from the address it names', async () => {
     const authorization = 'Basic __datahub_system:a-system-client-secret';
-    expect(await authenticate(request('/aspects', { authorization }))).toBe(system);
-    expect(await authenticate(request('/aspects', { authorization, 'x-strata-actor': 'urn:li:corpuser:jdoe' }))).toBe(
-      'urn:li:corpuser:jdoe',
-    );
-    expect(await authenticate(request('/aspects', { authorization, 'x-strata-actor': 'not a user' }))).toBe(system);
+    expect(await authenticate(request('/aspects', { authorization }))).toEqual({ actor: system });
+    expect(
+      await authenticate(
+        request('/aspects', {
+          authorization,
+          'x-strata-actor': 'urn:li:corpuser:jdoe',
+          'x-strata-source-ip': '10.1.2.3',
+        }),
+      ),
+    ).toEqual({ actor: 'urn:li:corpuser:jdoe', sourceIp: '10.1.2.3' });
+    expect(await authenticate(request('/aspects', { authorization, 'x-strata-actor': 'not a user' }))).toEqual({
+      actor: system,
+    });
   });
 
   it.each([undefined, 'Bearer eyJ.a.b', 'Basic __datahub_system:wrong', 'Basic other:a-system-client-secret'])(

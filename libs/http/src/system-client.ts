@@ -4,6 +4,8 @@ import type { Authenticator } from './create-http-app';
 
 /** The header in which the gateway names the actor of a request it forwards with the system client's credentials. */
 export const ACTOR_HEADER = 'x-strata-actor';
+/** The header in which the gateway names the address of the client whose request it forwards. */
+export const SOURCE_IP_HEADER = 'x-strata-source-ip';
 
 /** The system client: its id and secret (`DATAHUB_SYSTEM_CLIENT_ID`, `DATAHUB_SYSTEM_CLIENT_SECRET`). */
 export interface SystemClient {
@@ -39,6 +41,9 @@ export function systemClientAuthenticator(client: SystemClient, systemActor: str
       return Promise.reject(new UnauthorizedError('Unauthorized to perform this action.'));
     }
     const actor = request.header(ACTOR_HEADER);
-    return Promise.resolve(actor !== undefined && /^urn:li:corpuser:\S+$/.test(actor) ? actor : systemActor);
+    return Promise.resolve({
+      actor: actor !== undefined && /^urn:li:corpuser:\S+$/.test(actor) ? actor : systemActor,
+      sourceIp: request.header(SOURCE_IP_HEADER),
+    });
   };
 }

@@ -3,6 +3,15 @@ import { parseRestliList, type AnyRoute, type RequestContext, type RouteGuard } 
 import { ForbiddenError, parseUrn } from '@strata/model';
 import type { Authorizer } from './authorizer';
 
+/**
+ * Reading the audit trail: DataHub's ANALYTICS READ, less `VIEW_ANALYTICS` (which every user holds by default, and which
+ * is about the UI's charts, not who did what).
+ */
+const AUDIT_SEARCH: PrivilegeRequirement = [
+  [PlatformPrivilege.GET_ANALYTICS_PRIVILEGE],
+  [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS],
+];
+
 /** Search-like actions, whose entity types are in the body. */
 const SEARCHES = new Set(['search', 'browse', 'autocomplete', 'searchAcrossEntities']);
 
@@ -11,12 +20,22 @@ const SEARCHES = new Set(['search', 'browse', 'autocomplete', 'searchAcrossEntit
  * standalone process, before the route runs), with authentication on, as DataHub checks them: reading an entity or an
  * aspect needs READ on it; searching, browsing and autocompleting need READ on the entity types searched;
  * relationships need LINEAGE READ on the entity; rolling back an ingestion run needs to manage ingestion sources; the
- * indexers' progress needs `MANAGE_SYSTEM_OPERATIONS`. The gateway's own routes check what they do themselves.
+ * indexers' progress needs `MANAGE_SYSTEM_OPERATIONS`; the audit search needs `GET_ANALYTICS_PRIVILEGE` or
+ * `MANAGE_SYSTEM_OPERATIONS`, even with authentication off. The gateway's own routes check what they do themselves.
  */
 export function createRouteGuard(authorizer: Authorizer): RouteGuard {
   return {
     needsBody: (route) => route.method === 'POST' && route.resource === '/entities' && SEARCHES.has(route.action ?? ''),
     async check(route, { query, key, body, context }) {
+      // The audit trail is never open to an anonymous caller, whether authentication is on or off.
+      if (addressOf(route, key) === 'POST /openapi/v1/events/audit/search') {
+        await authorizer.require(context, {
+          always: true,
+          requirement: AUDIT_SEARCH,
+          message: `${context.actor} is unauthorized to READ ANALYTICS.`,
+        });
+        return;
+      }
       if (!authorizer.enabled) return;
       const require = (requirement: PrivilegeRequirement, message: string, resources: (ResourceFacts | undefined)[]) =>
         requireOn(authorizer, context, requirement, message, resources);

@@ -115,6 +115,7 @@ export function systemContext(clientId: string, secret: string): RequestContext 
     actor: SYSTEM_ACTOR,
     sourceIp: undefined,
     userAgent: 'strata-gateway',
+    eventSource: 'RESTLI',
     url: '/internal/security',
     header: (name) => (name.toLowerCase() === 'authorization' ? authorization : undefined),
   };

@@ -28,8 +28,35 @@ export interface LoginRouteOptions {
   readonly security: SecurityView;
   readonly call: RouteCaller;
   readonly internalContext: RequestContext;
-  /** Told of every login, kept or refused (never the password): what the audit trail records. */
-  readonly onLogin?: (login: { actor: string; succeeded: boolean; reason?: string }, context: RequestContext) => void;
+  /**
+   * Told of every login, kept or refused (never the password), before it is answered: what the audit trail records.
+   * A rejection fails the login (503), so that no login goes unrecorded.
+   */
+  readonly onLogin?: (login: LoginAttempt, context: RequestContext) => Promise<void>;
+}
+
+/** A login, kept or refused; a refusal says why (`INVALID_CREDENTIALS`, `SUSPENDED`…), never with the password. */
+export interface LoginAttempt {
+  readonly actor: string;
+  readonly succeeded: boolean;
+  readonly reason?: string;
+}
+
+/** Why a login is refused, or undefined when the password is the user's and the user may log in. */
+async function refusalOf(
+  options: LoginRouteOptions,
+  actor: string,
+  username: string,
+  password: string,
+): Promise<string | undefined> {
+  if (/[\s:,()]/.test(username)) return 'INVALID_CREDENTIALS';
+  const principal = await (await options.security.snapshot()).principal(actor);
+  if (!principal.exists) return 'HARD_DELETED';
+  if (principal.removed) return 'SOFT_DELETED';
+  if (principal.suspended) return 'SUSPENDED';
+  const credentials = await storedCredentials(options, actor);
+  if (credentials === null || !(await verifyPassword(password, credentials))) return 'INVALID_CREDENTIALS';
+  return undefined;
 }
 
 /** DataHub's answer to every refused login, whatever the reason (which the server's log and audit keep). */
@@ -62,19 +89,14 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       example: { body: { username: 'datahub', password: 'datahub' } },
       handle: async ({ body, context }) => {
         const actor = `urn:li:corpuser:${body.username}`;
-        const refuse = (reason: string): never => {
-          options.onLogin?.({ actor, succeeded: false, reason }, context);
-          throw new UnauthorizedError(INVALID_CREDENTIALS);
-        };
-        if (/[\s:,()]/.test(body.username)) refuse('INVALID_CREDENTIALS');
-        const principal = await (await options.security.snapshot()).principal(actor);
-        if (!principal.exists) refuse('HARD_DELETED');
-        if (principal.removed) refuse('SOFT_DELETED');
-        if (principal.suspended) refuse('SUSPENDED');
-        const credentials = await storedCredentials(options, actor);
-        if (credentials === null || !(await verifyPassword(body.password, credentials))) refuse('INVALID_CREDENTIALS');
+        const refusal = await refusalOf(options, actor, body.username, body.password);
+        // Recorded before the answer: a login the trail does not hold is not answered.
+        await options.onLogin?.(
+          { actor, succeeded: refusal === undefined, ...(refusal === undefined ? {} : { reason: refusal }) },
+          context,
+        );
+        if (refusal !== undefined) throw new UnauthorizedError(INVALID_CREDENTIALS);
         const { token } = await options.tokens.mint(body.username, 'SESSION', SESSION_TOKEN_DURATION_MS);
-        options.onLogin?.({ actor, succeeded: true }, context);
         return { body: { accessToken: token } };
       },
     }),

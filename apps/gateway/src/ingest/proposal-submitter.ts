@@ -1,6 +1,8 @@
 import { errorFromCode, UnavailableError, type ValidatedProposal } from '@strata/model';
 import {
+  originHeaders,
   RecordHeader,
+  type RequestOrigin,
   type EventSerde,
   type MetadataChangeProposal,
   type MetadataChangeProposalOutcome,
@@ -10,11 +12,8 @@ import type { MessageLog } from '@strata/log';
 import { TimeSlice } from '@strata/timing';
 import type { OutcomeListener, SkippedIndexing } from '../consumers/outcome-listener';
 
-/** Who submits, and how to correlate what follows. */
-export interface Submission {
-  readonly requestId: string;
-  readonly actor: string;
-  readonly traceId: string;
+/** Who submits, from where (carried to the change logs, for the audit trail), and how to correlate what follows. */
+export interface Submission extends RequestOrigin {
   /** Wait for the writer's outcome (DataHub's synchronous ingest) or answer once the log holds the proposals. */
   readonly wait: boolean;
   /** Also wait until every awaited indexer has applied the proposals' change logs (read-your-writes in search). */
@@ -72,9 +71,7 @@ export class ProposalSubmitter {
         key: proposal.urn.toString(),
         value: this.options.serde.proposal.encode(this.toRecord(proposal)),
         headers: {
-          [RecordHeader.requestId]: proposalIds[index] ?? submission.requestId,
-          [RecordHeader.actor]: submission.actor,
-          [RecordHeader.traceId]: submission.traceId,
+          ...originHeaders({ ...submission, requestId: proposalIds[index] ?? submission.requestId }),
           ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
         },
       });

@@ -164,8 +164,18 @@ describe('ProposalProcessor', () => {
         versioned,
         topics.metadataChangeProposalOutcome,
       ]);
+      // Each change log is named `<proposal>/<index>`, so that a trail records it once however often it is published.
+      expect(log.published.map((record) => record.headers?.[RecordHeader.changeId])).toEqual([
+        'request-1/0',
+        'request-1/1',
+        'request-1/2',
+        'request-1/3',
+        'request-1/4',
+        undefined,
+      ]);
       for (const record of log.published) {
-        expect(record.headers).toEqual(headers);
+        const { [RecordHeader.changeId]: _changeId, ...rest } = record.headers ?? {};
+        expect(rest).toEqual(headers);
         expect(record.key).toBe(urn);
       }
       expect(log.changeLogs().map((changeLog) => [changeLog.aspectName, changeLog.created?.actor])).toEqual([
@@ -346,6 +356,7 @@ describe('ProposalProcessor', () => {
       expect(log.on(versioned).at(-1)?.headers).toEqual({
         ...requestHeaders('request-1'),
         [RecordHeader.awaitIndexing]: 'true',
+        [RecordHeader.changeId]: 'request-1/4',
       });
       expect(log.on(topics.metadataChangeProposalOutcome).map(marked)).toEqual([false]);
       expect(log.outcomes()).toEqual([

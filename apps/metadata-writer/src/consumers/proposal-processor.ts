@@ -29,7 +29,7 @@ import {
   type ValidatedProposal,
 } from '@strata/model';
 import { securityMarkOf, type SecurityMarkName } from '@strata/auth';
-import { RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
+import { PROPAGATED_HEADERS, RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
 import type { LogRecord } from '@strata/log';
 import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
 import { TimeSlice } from '@strata/timing';
@@ -162,7 +162,9 @@ export class ProposalProcessor {
       }
       state.apply(decision.mutations);
       mutations.push(...decision.mutations, ...securityMarks(decision.mutations, candidate.proposalId));
-      const changeLogs = decision.changeLogs.map((draft) => this.changeLogRecord(draft, headers));
+      const changeLogs = decision.changeLogs.map((draft, index) =>
+        this.changeLogRecord(draft, { ...headers, [RecordHeader.changeId]: `${candidate.proposalId}/${index}` }),
+      );
       // A proposal waiting for indexing marks the last change log on each topic: the read models consuming that topic
       // acknowledge it, and the change logs of one entity before it (same partition, in order) with it.
       if (candidate.record.headers[RecordHeader.awaitIndexing] === 'true') markLastPerTopic(changeLogs);
@@ -369,7 +371,7 @@ function withoutNulls(value: object): Record<string, unknown> {
 
 function recordHeaders(record: LogRecord): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name of [RecordHeader.requestId, RecordHeader.actor, RecordHeader.traceId]) {
+  for (const name of PROPAGATED_HEADERS) {
     const value = record.headers[name];
     if (value !== undefined) headers[name] = value;
   }

@@ -18,6 +18,7 @@ const context: RequestContext = {
   actor: 'urn:li:corpuser:UNKNOWN',
   sourceIp: undefined,
   userAgent: undefined,
+  eventSource: 'RESTLI',
   url: '/entitiesV2',
   header: () => undefined,
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineRoute, type Route } from '@strata/http';
 import { BadRequestError, TimeoutError, type EntityRegistry } from '@strata/model';
-import { RecordHeader, type EventSerde, type TopicNames } from '@strata/events';
+import { originHeaders, type EventSerde, type RequestOrigin, type TopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
 import type { AspectStore, StoredAspect } from '@strata/store';
 import type { Scheduler } from '@strata/timing';
@@ -91,18 +91,14 @@ async function candidatesOf(options: RunsRouteOptions, runId: string): Promise<R
 async function apply(
   options: RunsRouteOptions,
   proposals: readonly RollbackProposal[],
-  context: { readonly actor: string; readonly traceId: string },
+  context: Omit<RequestOrigin, 'requestId'>,
 ): Promise<void> {
   const ids = proposals.map(() => randomUUID());
   await options.log.publish(
     proposals.map((proposal, index) => ({
       topic: options.topics.metadataChangeProposal,
       key: proposal.entityUrn,
-      headers: {
-        [RecordHeader.requestId]: ids[index] ?? '',
-        [RecordHeader.actor]: context.actor,
-        [RecordHeader.traceId]: context.traceId,
-      },
+      headers: originHeaders({ ...context, requestId: ids[index] ?? '' }),
       value: options.serde.proposal.encode({
         auditHeader: null,
         entityType: proposal.entityType,
