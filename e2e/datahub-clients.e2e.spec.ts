@@ -555,6 +555,12 @@ describe.each(deploymentNames)('%s', (deployment) => {
       );
       const deleting = await http.post('/entities?action=delete', { urn: 'urn:li:dataHubPolicy:0' }, sink);
       expect(deleting.status).toBe(401);
+      // Nor does the audit trail open to anyone.
+      const audit = await http.post('/openapi/v1/events/audit/search', {}, sink);
+      expect(audit.status).toBe(401);
+      expect(audit.json).toEqual({ error: 'Unauthorized to perform this action.' });
+      const reading = await http.post('/openapi/v1/events/audit/search', {}, { ...sink, ...(await bearer('reader')) });
+      expect(reading.status).toBe(403);
     });
 
     it('lets the root user write them, and never returns a password hash', async () => {

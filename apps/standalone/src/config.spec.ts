@@ -4,6 +4,7 @@ import { renderConfigReference } from '@strata/config';
 import { gatewayConfigSchema } from '@strata/gateway';
 import { metadataWriterConfigSchema } from '@strata/metadata-writer';
 import { searchIndexerConfigSchema } from '@strata/search-indexer';
+import { auditConfigSchema } from '@strata/audit';
 import { loadStandaloneConfig, standaloneConfigSchema } from './config';
 
 describe('standalone configuration', () => {
@@ -23,6 +24,7 @@ describe('standalone configuration', () => {
     ['gateway', gatewayConfigSchema],
     ['metadata-writer', metadataWriterConfigSchema],
     ['search-indexer', searchIndexerConfigSchema],
+    ['audit', auditConfigSchema],
   ])('of the %s is documented key for key in docs/configuration.md', (_name, schema) => {
     const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
     const table = renderConfigReference(schema);

@@ -3,6 +3,7 @@ import { engineConfig, modelConfig, limitsConfig, listenerConfig, loadConfig, to
 import { authConfig, ingestConfig } from '@strata/gateway';
 import { writerConfig } from '@strata/metadata-writer';
 import { searchIndexerConfig } from '@strata/search-indexer';
+import { auditConfig } from '@strata/audit';
 
 /**
  * Configuration of the standalone process, from environment variables: the services' own settings, composed. Every
@@ -18,6 +19,7 @@ export const standaloneConfigSchema = z.object({
   ...authConfig,
   ...writerConfig,
   ...searchIndexerConfig,
+  ...auditConfig,
 });
 
 export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

@@ -5,10 +5,13 @@ import { kafkaSettings } from '@strata/config';
 import { KafkaMessageLog, SqliteMessageLog, type MessageLog } from '@strata/log';
 import { MongoAspectStore, SqliteAspectStore, type AspectStore } from '@strata/store';
 import {
+  ElasticsearchAuditIndex,
   ElasticsearchGraphIndex,
   ElasticsearchSearchIndex,
   SqliteGraphIndex,
+  SqliteAuditIndex,
   SqliteSearchIndex,
+  type AuditIndex,
   type GraphIndex,
   type SearchIndex,
   type SearchSchema,
@@ -47,7 +50,7 @@ export interface EngineChoice {
 
 /**
  * The one place where configuration picks engines, for every process: the message log (Kafka or SQLite), the primary
- * store (MongoDB or SQLite), and the search and graph indices (Elasticsearch or SQLite). Every open is registered
+ * store (MongoDB or SQLite), and the search, graph and audit indices (Elasticsearch or SQLite). Every open is registered
  * with the caller's lifecycle scope, so that a failed start closes what was opened and a stop closes it last.
  *
  * A service whose data lives in embedded files locks them (`<DATA_DIR>/<service>.lock`) when it opens the first: a
@@ -134,6 +137,24 @@ export class Engines {
     }
     return this.openEmbedded(scope, service, 'graph index', () => {
       return new SqliteGraphIndex({ path: join(this.dataDir(), `${service}-graph.sqlite`) });
+    });
+  }
+
+  /**
+   * The audit index of `service` (the audit service). On Elasticsearch, events are searchable within the index's
+   * refresh interval of being recorded (`refresh: false`), so that the trail keeps up with heavy ingest.
+   */
+  async openAuditIndex(scope: LifecycleScope, service: string): Promise<AuditIndex> {
+    if (isSet(this.settings.ELASTICSEARCH_URL)) {
+      const client = await this.elasticsearchClient(scope);
+      return scope.open(
+        'audit index',
+        () => ElasticsearchAuditIndex.open({ client, refresh: false, ...this.indexPrefix() }),
+        (index) => index.close(),
+      );
+    }
+    return this.openEmbedded(scope, service, 'audit index', () => {
+      return new SqliteAuditIndex({ path: join(this.dataDir(), `${service}.sqlite`) });
     });
   }
 

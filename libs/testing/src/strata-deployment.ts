@@ -32,7 +32,7 @@ export interface RunningDeployment {
   readonly systemClientSecret: string;
   /** The root user's password: configured, or the standalone process's default. */
   readonly rootPassword: string;
-  /** The processes, by service name: `strata`, or `gateway`, `metadata-writer` and `search-indexer`. */
+  /** The processes, by service name: `strata`, or `gateway`, `metadata-writer`, `search-indexer` and `audit`. */
   readonly processes: Readonly<Record<string, ServiceProcess>>;
   /** Starts a service again, after it was killed or stopped: same environment, same port. */
   restart(service: string): Promise<ServiceProcess>;
@@ -58,8 +58,10 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
     METADATA_CHANGE_LOG_TIMESERIES_TOPIC_NAME: `MetadataChangeLog_Timeseries_v1.${namespace}`,
     METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `MetadataChangeProposalOutcome_v1.${namespace}`,
     METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: `MetadataIndexAcknowledgement_v1.${namespace}`,
+    DATAHUB_USAGE_EVENT_NAME: `DataHubUsageEvent_v1.${namespace}`,
     WRITER_GROUP_ID: `metadata-writer.${namespace}`,
     SEARCH_INDEXER_GROUP_ID: `search-indexer.${namespace}`,
+    AUDIT_GROUP_ID: `audit.${namespace}`,
   };
 }
 
@@ -105,10 +107,11 @@ export async function startDeployment(
       const env = { ...base, ...secrets, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
       const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });
+      const audit = await launch({ entry: 'apps/audit/dist/main.js', name: 'audit', env });
       await launch({
         entry: 'apps/gateway/dist/main.js',
         name: 'gateway',
-        env: { ...env, SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl}` },
+        env: { ...env, SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl},${audit.baseUrl}` },
       });
     } else {
       const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};
