@@ -9,6 +9,7 @@ import { TokenService } from '@strata/auth';
 import {
   datasetUrn,
   eventually,
+  proposalOf,
   startDeployment,
   startKafkaTestBroker,
   TestHttpClient,
@@ -49,15 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await broker.stop();
-});
-
-/** An ingestProposal body writing `value` as `aspectName` of `urn`. */
-const write = (urn: string, aspectName: string, value: unknown) => ({
-  entityType: /^urn:li:([^:]+):/.exec(urn)?.[1],
-  entityUrn: urn,
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
 });
 
 describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (deployment) => {
@@ -102,11 +94,11 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
     http = new TestHttpClient(strata.baseUrl);
     tokens = new TokenService({ signingKey: strata.signingKey, now: Date.now });
     for (const user of ['jdoe', 'auditor', 'scroller']) {
-      await ingest(write(`urn:li:corpuser:${user}`, 'corpUserInfo', { active: true }), system());
+      await ingest(proposalOf(`urn:li:corpuser:${user}`, 'corpUserInfo', { active: true }), system());
     }
     // jdoe may edit datasets.
     await ingest(
-      write('urn:li:dataHubPolicy:audit-e2e-editors', 'dataHubPolicyInfo', {
+      proposalOf('urn:li:dataHubPolicy:audit-e2e-editors', 'dataHubPolicyInfo', {
         displayName: 'e2e editors',
         description: 'written by the audit tests',
         type: 'METADATA',
@@ -141,7 +133,7 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
     expect(token.json).toEqual({ error: UNAUTHORIZED });
     const policy = await http.post(
       '/aspects?action=ingestProposal',
-      { proposal: write('urn:li:dataHubPolicy:x', 'dataHubPolicyInfo', { displayName: 'x' }) },
+      { proposal: proposalOf('urn:li:dataHubPolicy:x', 'dataHubPolicyInfo', { displayName: 'x' }) },
       headers,
     );
     expect(policy.status).toBe(401);
@@ -192,7 +184,7 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
     // Refused at once.
     const refused = await http.post(
       '/aspects?action=ingestProposal',
-      { proposal: write(datasetUrn('after_revoke'), 'status', { removed: false }) },
+      { proposal: proposalOf(datasetUrn('after_revoke'), 'status', { removed: false }) },
       { Authorization: `Bearer ${accessToken}` },
     );
     expect(refused.status).toBe(401);
@@ -219,7 +211,7 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
       'User-Agent': 'acryl-datahub/0.15.0',
       traceparent: `00-${'a1'.repeat(16)}-${'b2'.repeat(8)}-01`,
     };
-    await ingest(write(urn, 'datasetProperties', { description: 'audited', customProperties: {} }), headers);
+    await ingest(proposalOf(urn, 'datasetProperties', { description: 'audited', customProperties: {} }), headers);
 
     const stored = await http.get(`/entitiesV2/${encodeURIComponent(urn)}?aspects=List(datasetProperties)`, system());
     expect(stored.status).toBe(200);
@@ -257,7 +249,7 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: 'urn:li:corpuser:auditor is unauthorized to READ ANALYTICS.' });
     await ingest(
-      write('urn:li:dataHubPolicy:audit-e2e-analytics', 'dataHubPolicyInfo', {
+      proposalOf('urn:li:dataHubPolicy:audit-e2e-analytics', 'dataHubPolicyInfo', {
         displayName: 'auditors read the trail',
         description: 'written by the audit tests',
         type: 'PLATFORM',
@@ -296,7 +288,7 @@ describe.each(['standalone', 'distributed'] as const)('%s: the audit trail', (de
     const scroller = await bearer('scroller');
     const proposals = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) =>
-        write(datasetUrn(`scrolled_${deployment}_${from + i}`), 'datasetProperties', {
+        proposalOf(datasetUrn(`scrolled_${deployment}_${from + i}`), 'datasetProperties', {
           description: `number ${from + i}`,
           customProperties: {},
         }),
