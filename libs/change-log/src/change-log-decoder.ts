@@ -19,13 +19,15 @@ export type DecodedChangeLog = { readonly event: ChangeLogEvent } | { readonly u
 
 /**
  * Decodes a change-log record and resolves it against the registry. Pure apart from the decoding: never throws; a
- * record that cannot be applied comes back as {@link UnapplicableChangeLog}.
+ * record that cannot be applied comes back as {@link UnapplicableChangeLog}. With `values: false` the aspect values
+ * are left unparsed (`value` and `previousValue` undefined), for processors whose hooks never read them.
  */
 export function decodeChangeLog(
   record: LogRecord,
   kind: ChangeLogKind,
   serde: EventSerde,
   registry: EntityRegistry,
+  { values = true }: { readonly values?: boolean } = {},
 ): DecodedChangeLog {
   const unapplicable = (reason: UnapplicableReason, detail: string): DecodedChangeLog => ({
     unapplicable: { record, kind, reason, detail },
@@ -48,14 +50,16 @@ export function decodeChangeLog(
   }
   let value: unknown;
   let previousValue: unknown;
-  try {
-    value = log.aspect === null ? undefined : (JSON.parse(log.aspect.value.toString('utf8')) as unknown);
-    previousValue =
-      log.previousAspectValue === null
-        ? undefined
-        : (JSON.parse(log.previousAspectValue.value.toString('utf8')) as unknown);
-  } catch (error) {
-    return unapplicable('undecodable', `The aspect value is not JSON: ${messageOf(error)}`);
+  if (values) {
+    try {
+      value = log.aspect === null ? undefined : (JSON.parse(log.aspect.value.toString('utf8')) as unknown);
+      previousValue =
+        log.previousAspectValue === null
+          ? undefined
+          : (JSON.parse(log.previousAspectValue.value.toString('utf8')) as unknown);
+    } catch (error) {
+      return unapplicable('undecodable', `The aspect value is not JSON: ${messageOf(error)}`);
+    }
   }
   return {
     event: {

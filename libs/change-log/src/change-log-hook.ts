@@ -17,9 +17,12 @@ export interface ChangeLogEvent {
   readonly urn: string;
   /** DataHub's change type: `UPSERT`, `CREATE`, `RESTATE`, `PATCH`… put the value; `DELETE` removes it. */
   readonly changeType: string;
-  /** The aspect value after the change, parsed JSON; undefined for a DELETE. */
+  /**
+   * The aspect value after the change, parsed JSON; undefined for a DELETE, and for every event when no hook of the
+   * processor reads values ({@link ChangeLogHook.readsValues}).
+   */
   readonly value: unknown;
-  /** The value before the change, when the writer knew one. */
+  /** The value before the change, when the writer knew one (and a hook reads values). */
   readonly previousValue: unknown;
   /** The change's audit stamp: when, and by whom. */
   readonly created: { readonly time: number; readonly actor: string } | undefined;
@@ -44,6 +47,11 @@ export interface ChangeLogHook {
    * automations (audit, metadata-test evaluation), which nobody waits for.
    */
   readonly servesReads: boolean;
+  /**
+   * False for a hook that never reads `value` or `previousValue` (a trail of who changed what): when no hook of a
+   * processor reads them, the aspect values are not parsed at all. Default true.
+   */
+  readonly readsValues?: boolean;
   /** Narrows what it is given, e.g. to some entity types. Default: every event of the kinds it consumes. */
   accepts?(event: ChangeLogEvent): boolean;
   /**

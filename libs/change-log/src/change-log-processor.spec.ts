@@ -149,6 +149,19 @@ describe('ChangeLogProcessor', () => {
     ]);
   });
 
+  it('parses no aspect value when no hook reads values, and every value when one does', async () => {
+    const trail = recordingHook('trail');
+    const trailOnly = processorWith([{ ...trail.hook, readsValues: false }], publishingLog().log).processor;
+    await trailOnly.handleBatch([changeLogRecord(0, { aspectName: 'status', value: { removed: true } })]);
+    expect(trail.batches[0]?.map((event) => [event.aspect.name, event.value])).toEqual([['status', undefined]]);
+
+    const both = recordingHook('trail-beside-search');
+    const search = recordingHook('search');
+    const mixed = processorWith([{ ...both.hook, readsValues: false }, search.hook], publishingLog().log).processor;
+    await mixed.handleBatch([changeLogRecord(0, { aspectName: 'status', value: { removed: true } })]);
+    expect(search.batches[0]?.map((event) => event.value)).toEqual([{ removed: true }]);
+  });
+
   it('gives a hook only what it accepts, yet counts it up to date with the whole batch', async () => {
     const tags = recordingHook('tags', { accepts: (event) => event.aspect.name === 'globalTags' });
     const { processor } = processorWith([tags.hook], publishingLog().log);

@@ -46,6 +46,11 @@ export interface ChangeLogProcessorOptions {
   readonly logger: ProcessorLogger;
   /** Most change logs per batch. Default 100. */
   readonly maxBatchSize?: number;
+  /**
+   * For a processor no write waits for (a trail): how long it lets change logs accumulate before handling a batch that
+   * is not full (`SubscribeOptions.lingerMs`). Default 0.
+   */
+  readonly lingerMs?: number;
   /** Waits between attempts of a failing hook or acknowledgement. Default 100 ms doubling to 30 s. */
   readonly retryBackoff?: Backoff;
 }
@@ -58,6 +63,8 @@ export class ChangeLogProcessor {
   readonly readModels: readonly ReadModel[];
   private readonly progressTracker: ProcessorProgress;
   private readonly kindOfTopic: ReadonlyMap<string, ChangeLogKind>;
+  /** Whether any hook reads aspect values: when none does, they are not parsed. */
+  private readonly readsValues: boolean;
   private subscription: Subscription | undefined;
   private stopping = new AbortController();
 
@@ -74,6 +81,7 @@ export class ChangeLogProcessor {
       .filter((hook) => hook.servesReads)
       .map((hook) => ({ name: hook.name, topics: hook.consumes.map((kind) => this.topicOf(kind)) }));
     this.progressTracker = new ProcessorProgress(options.name, names);
+    this.readsValues = options.hooks.some((hook) => hook.readsValues !== false);
   }
 
   /** Prometheus metrics of the processor and its hooks. */
@@ -95,6 +103,7 @@ export class ChangeLogProcessor {
       topics: [...kinds].map((kind) => this.topicOf(kind)),
       fromBeginning: true,
       maxBatchSize: this.options.maxBatchSize ?? 100,
+      ...(this.options.lingerMs === undefined ? {} : { lingerMs: this.options.lingerMs }),
       handleBatch: (records) => this.handleBatch(records),
     });
   }
@@ -117,7 +126,9 @@ export class ChangeLogProcessor {
     // Decoding a large aspect takes a while: between records, other work gets a turn once a slice is spent.
     const slice = new TimeSlice();
     for (const record of records) {
-      const decoded = decodeChangeLog(record, kind, this.options.serde, this.options.registry);
+      const decoded = decodeChangeLog(record, kind, this.options.serde, this.options.registry, {
+        values: this.readsValues,
+      });
       await slice.pause();
       if ('event' in decoded) {
         events.push(decoded.event);

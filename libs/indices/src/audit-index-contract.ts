@@ -213,6 +213,9 @@ export function describeAuditIndexContract(name: string, factory: AuditIndexCont
       expect(page.total).toBe(AUDIT_TOTAL_LIMIT);
       expect(page.events.map((found) => found.timestamp)).toEqual([4, 3, 2, 1, 0].map((i) => T0 + 10_020 + i));
       expect((await index.search(query({ size: 5, startTime: T0 + 10_000 }))).total).toBe(25);
+      // Expiry reaches every old event, however many.
+      expect(await index.expire(T0 + 10_010)).toBeGreaterThanOrEqual(10_010);
+      expect((await index.search(query())).total).toBe(15);
     }, 60_000);
 
     it('expires events older than a time, and only those', async () => {

@@ -4,18 +4,21 @@ import { TimeSlice } from '@strata/timing';
 
 import { AUDIT_TOTAL_LIMIT, type AuditEvent, type AuditIndex, type AuditPage, type AuditQuery } from './audit-index';
 
-/** The table of events and the index that serves both the order of a search and the expiry by time. */
+/**
+ * The table of events, clustered in the search's order: one b-tree serves the order of a search, the expiry by time
+ * and the identity of an event (its id determines its time, type and actor, so the key holds one row per id).
+ */
 const AUDIT_SCHEMA = `
   CREATE TABLE IF NOT EXISTS audit_events (
-    id TEXT NOT NULL UNIQUE,
     timestamp INTEGER NOT NULL,
     type TEXT NOT NULL,
     actor TEXT NOT NULL,
+    id TEXT NOT NULL,
     entity_type TEXT,
     aspect TEXT,
-    document TEXT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS audit_events_order ON audit_events (timestamp DESC, type, actor, id);
+    document TEXT NOT NULL,
+    PRIMARY KEY (timestamp DESC, type, actor, id)
+  ) WITHOUT ROWID;
 `;
 
 /** Rows removed per transaction by {@link SqliteAuditIndex.expire}, so that a large expiry never holds the file long. */
@@ -30,10 +33,11 @@ export interface SqliteAuditIndexOptions {
 
 /**
  * The embedded audit index: one SQLite file (WAL) with one table, `audit_events`, a row per event holding its
- * document and the columns searches filter and sort on, indexed in the search order `(timestamp DESC, type, actor,
- * id)`. Runs with `synchronous = FULL`: unlike the search index, the trail cannot be rebuilt from the primary store
- * (logins are in no aspect), so a recorded event must survive a power loss. A search reads its page and its count in
- * one transaction (one snapshot). Expiry deletes in chunks of {@link EXPIRY_CHUNK}, giving the event loop a turn
+ * document and the columns searches filter and sort on, clustered in the search order `(timestamp DESC, type, actor,
+ * id)` (one b-tree: recording an event writes one row, nothing else). Runs with `synchronous = NORMAL`, as the
+ * embedded log it records from: a recorded event survives the crash of any process; a power loss may take the last
+ * ones, and the log's last records with them. A search reads its page and its count in one transaction (one
+ * snapshot). Expiry deletes the oldest events in chunks of about {@link EXPIRY_CHUNK}, giving the event loop a turn
  * between them.
  */
 export class SqliteAuditIndex implements AuditIndex {
@@ -44,7 +48,7 @@ export class SqliteAuditIndex implements AuditIndex {
 
   constructor(options: SqliteAuditIndexOptions) {
     const db = openDatabase(options.path, {
-      synchronous: 'FULL',
+      synchronous: 'NORMAL',
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,
       schema: AUDIT_SCHEMA,
     });
@@ -59,9 +63,8 @@ export class SqliteAuditIndex implements AuditIndex {
       (actor = ? AND id > ?))))))`;
     this.statements = {
       upsert: db.prepare<[string, number, string, string, string | null, string | null, string]>(
-        `INSERT INTO audit_events (id, timestamp, type, actor, entity_type, aspect, document) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET timestamp = excluded.timestamp, type = excluded.type, actor = excluded.actor,
-           entity_type = excluded.entity_type, aspect = excluded.aspect, document = excluded.document`,
+        `INSERT OR REPLACE INTO audit_events (id, timestamp, type, actor, entity_type, aspect, document)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       page: db
         .prepare(
@@ -72,9 +75,10 @@ export class SqliteAuditIndex implements AuditIndex {
       count: db
         .prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM audit_events WHERE ${matching} LIMIT ${AUDIT_TOTAL_LIMIT})`)
         .pluck(),
-      expireChunk: db.prepare<[number]>(
-        `DELETE FROM audit_events WHERE rowid IN
-           (SELECT rowid FROM audit_events WHERE timestamp < ? LIMIT ${EXPIRY_CHUNK})`,
+      expireChunk: db.prepare<[number, number]>(
+        // The oldest events up to a time that leaves about a chunk of them (all of that time's, ties included).
+        `DELETE FROM audit_events WHERE timestamp < ? AND timestamp <= (SELECT MAX(timestamp) FROM
+           (SELECT timestamp FROM audit_events WHERE timestamp < ? ORDER BY timestamp LIMIT ${EXPIRY_CHUNK}))`,
       ),
     };
     this.recordAll = db.transaction((events: readonly AuditEvent[]) => {
@@ -123,7 +127,7 @@ export class SqliteAuditIndex implements AuditIndex {
     const slice = new TimeSlice();
     let removed = 0;
     for (;;) {
-      const { changes } = this.statements.expireChunk.run(before);
+      const { changes } = this.statements.expireChunk.run(before, before);
       removed += changes;
       if (changes < EXPIRY_CHUNK) return removed;
       await slice.pause();

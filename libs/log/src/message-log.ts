@@ -62,6 +62,13 @@ export interface SubscribeOptions {
   /** Upper bound on records per batch. Default 500. */
   readonly maxBatchSize?: number;
   /**
+   * For a consumer nobody waits for (an audit trail): how long it may let records accumulate before handling a batch
+   * that is not full, so that it handles fewer, larger batches. A hint: the SQLite adapter waits that long after being
+   * woken and after a batch that was not full; Kafka's fetches accumulate by their own settings
+   * (`KAFKA_FETCH_MAX_WAIT_MS`). Default 0: deliver as soon as records are there.
+   */
+  readonly lingerMs?: number;
+  /**
    * The subscription must be its group's only member, for a consumer whose instances must each see every record (a
    * gateway reading the outcomes of its own requests): `subscribe` rejects, naming the group, when another member
    * holds it — in this instance, another process on the same SQLite file, or elsewhere on the Kafka cluster. Default

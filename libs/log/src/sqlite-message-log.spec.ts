@@ -313,4 +313,31 @@ describe('SqliteMessageLog', () => {
     });
     expect(scheduler.now()).toBe(0);
   });
+
+  it('lets records accumulate for lingerMs after a wake-up, then delivers them as one batch', async () => {
+    const scheduler = new FakeScheduler();
+    const log = new SqliteMessageLog({ path: ':memory:', scheduler, pollIntervalMs: 200 });
+    cleanups.push(() => log.close());
+    const batches: string[][] = [];
+    await log.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      lingerMs: 50,
+      handleBatch: (batch) => {
+        batches.push(batch.map((record) => record.value.toString()));
+        return Promise.resolve();
+      },
+    });
+    await scheduler.untilSleeping();
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('a') }]);
+    await scheduler.untilSleeping();
+    expect(scheduler.pending).toEqual([50]); // woken, now lingering
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('b') }]);
+    await log.publish([{ topic: 't', key: 'k', value: Buffer.from('c') }]);
+    expect(batches).toEqual([]);
+    await scheduler.advance(50);
+    await eventually(() => {
+      expect(batches).toEqual([['a', 'b', 'c']]);
+    });
+  });
 });

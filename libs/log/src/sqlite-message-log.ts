@@ -129,7 +129,13 @@ export class SqliteMessageLog implements MessageLog {
       const subscription = new SqliteSubscription(
         this.tables,
         this.delivery,
-        { groupId: options.groupId, topics, handleBatch: options.handleBatch, maxBatchSize },
+        {
+          groupId: options.groupId,
+          topics,
+          handleBatch: options.handleBatch,
+          maxBatchSize,
+          lingerMs: Math.max(0, options.lingerMs ?? 0),
+        },
         positions,
         (stopped) => {
           this.subscriptions.delete(stopped);

@@ -25,6 +25,8 @@ export interface SqliteSubscriptionSettings {
   readonly topics: readonly string[];
   readonly handleBatch: BatchHandler;
   readonly maxBatchSize: number;
+  /** How long to let records accumulate after a wake-up, and after a batch that was not full. */
+  readonly lingerMs: number;
 }
 
 interface Batch {
@@ -90,16 +92,23 @@ export class SqliteSubscription implements Subscription {
           AbortSignal.any([this.stopping.signal, idle.signal]),
         );
         // Woken by a publish in this process: let the loop take its pending I/O (other requests) before this batch,
-        // which would otherwise run right after the publisher's own work, in the same turn.
-        await nextLoopTurn();
+        // which would otherwise run right after the publisher's own work, in the same turn — or, for a consumer that
+        // lingers, let the records accumulate.
+        await this.linger();
         continue;
       }
       this.idle = undefined;
       await this.deliver(batch);
+      if (batch.records.length < this.settings.maxBatchSize && this.settings.lingerMs > 0) await this.linger();
       // Handlers that resolve without real I/O would otherwise keep this loop in microtasks and starve timers and
       // sockets while a backlog drains.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  private async linger(): Promise<void> {
+    if (this.settings.lingerMs > 0) await this.delivery.scheduler.sleep(this.settings.lingerMs, this.stopping.signal);
+    else await nextLoopTurn();
   }
 
   /** Delivers one batch until its handler succeeds and the position is committed, or the subscription stops. */

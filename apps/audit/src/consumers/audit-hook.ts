@@ -14,6 +14,8 @@ export function auditHook(index: AuditIndex, audited: AuditedAspects): ChangeLog
     name: 'audit',
     consumes: ['versioned'],
     servesReads: false,
+    // Who changed what, never the value: the values are not even parsed.
+    readsValues: false,
     apply: (events) => index.record(events.flatMap((event) => auditEventOfChange(changeOf(event), audited) ?? [])),
   };
 }

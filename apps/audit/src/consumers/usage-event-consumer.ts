@@ -18,6 +18,8 @@ export interface UsageEventConsumerOptions {
   readonly scheduler: Scheduler;
   readonly logger: { warn(details: object, message: string): void };
   readonly maxBatchSize: number;
+  /** How long records may accumulate before a batch that is not full is recorded. */
+  readonly lingerMs?: number;
 }
 
 export class UsageEventConsumer {
@@ -44,6 +46,7 @@ export class UsageEventConsumer {
       topics: [this.options.topic],
       fromBeginning: true,
       maxBatchSize: this.options.maxBatchSize,
+      lingerMs: this.options.lingerMs ?? 0,
       handleBatch: (records) => this.handleBatch(records),
     });
   }
