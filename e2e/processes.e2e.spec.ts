@@ -158,7 +158,7 @@ describe('gateways and the services behind them, over Kafka', () => {
       await strata.stop();
       strata.cleanUp();
     }
-  });
+  }, 90_000);
 
   it('answers a write waiting for indexing at once when no service behind the gateway keeps a read model', async () => {
     const namespace = `noindexer${Date.now()}`;
