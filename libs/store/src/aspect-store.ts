@@ -66,6 +66,23 @@ export interface AspectStore {
   /** Durable values of a timeseries aspect for one entity, newest first (the source for rebuilding its index). */
   getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]>;
 
+  /**
+   * One page of a restore: reads the next rows of {@link RestateRequest}'s sequence and appends the outbox records
+   * `toRecords` makes of them, in one transaction. The records therefore take their place in the outbox among the
+   * commits' own: a change committed before the page is restated with its new value, one committed after it follows
+   * the restated record, and no index is left holding an older value than the store.
+   */
+  restate(
+    request: RestateRequest,
+    toRecords: (rows: readonly RestatedRow[]) => readonly OutboxRecord[],
+  ): Promise<RestatePage>;
+
+  /**
+   * Removes up to `limit` durable timeseries values of one aspect, of the entities whose URN starts with `urnPrefix`,
+   * with `timestampMillis <= endTimeMillis`; resolves with how many went (fewer than `limit`: none are left).
+   */
+  truncateTimeseries(request: TruncateTimeseries): Promise<number>;
+
   close(): Promise<void>;
 }
 
@@ -106,6 +123,11 @@ export interface StoredAspect {
 export interface StoredTimeseriesValue {
   readonly urn: string;
   readonly aspect: string;
+  /**
+   * The point's identity within (urn, aspect): its timestamp, event granularity, message id and partition
+   * (`timeseriesPointId`). A value with the same id replaces the stored one.
+   */
+  readonly id: string;
   readonly timestampMillis: number;
   readonly value: JsonObject;
   readonly systemMetadata: JsonObject;
@@ -156,7 +178,7 @@ export interface DeleteTimeseries {
   readonly range: TimeRange;
 }
 
-/** Keeps a timeseries value durably; a value with the same (urn, aspect, timestampMillis) is replaced. */
+/** Keeps a timeseries value durably; a value with the same (urn, aspect, id) is replaced. */
 export interface PutTimeseries {
   readonly kind: 'putTimeseries';
   readonly value: StoredTimeseriesValue;
@@ -175,6 +197,65 @@ export interface SetMark {
 }
 
 export type AspectMutation = PutAspect | DeleteAspect | DeleteEntity | PutTimeseries | DeleteTimeseries | SetMark;
+
+/**
+ * The rows a restore replays, in one sequence: first the latest values of versioned aspects (version 0) ordered by
+ * (urn, aspect), then the durable timeseries values ordered by (urn, aspect, id), each narrowed by the request.
+ */
+export interface RestateRequest {
+  /** Only this entity. */
+  readonly urn?: string | undefined;
+  /** Only these aspects. */
+  readonly aspects?: readonly string[] | undefined;
+  /** Only entities whose URN starts with this: a narrowing `urnMatches` implies, which lets the adapter seek. */
+  readonly urnPrefix?: string | undefined;
+  /** Only entities whose URN this accepts. */
+  readonly urnMatches?: ((urn: string) => boolean) | undefined;
+  /** Resume strictly after this row of the sequence. */
+  readonly after?: RowCursor | undefined;
+  /** Matching rows (after `after`) to pass over before the page: a row number to start from. */
+  readonly skip?: number | undefined;
+  /** The most rows in the page, at least 1. */
+  readonly limit: number;
+}
+
+/** A row's place in the restore sequence: latest values have no point id. */
+export interface RowCursor {
+  readonly source: 'latest' | 'timeseries';
+  readonly urn: string;
+  readonly aspect: string;
+  /** The point id of a timeseries value; empty for a latest value. */
+  readonly id: string;
+}
+
+export type RestatedRow =
+  | { readonly source: 'latest'; readonly row: StoredAspect }
+  | { readonly source: 'timeseries'; readonly row: StoredTimeseriesValue };
+
+export interface RestatePage {
+  /** Rows restated. */
+  readonly rows: number;
+  /** Rows the scan passed over to honour `skip`. */
+  readonly skipped: number;
+  /** The last row restated (or passed over); undefined when there was none. */
+  readonly last: RowCursor | undefined;
+  /** True when the sequence has no more matching rows after this page. */
+  readonly exhausted: boolean;
+}
+
+export interface TruncateTimeseries {
+  readonly urnPrefix: string;
+  readonly aspect: string;
+  readonly endTimeMillis: number;
+  readonly limit: number;
+}
+
+/** The cursor of a restated row. */
+export function cursorOfRow(row: RestatedRow): RowCursor {
+  return row.source === 'latest'
+    ? { source: 'latest', urn: row.row.urn, aspect: row.row.aspect, id: '' }
+    : { source: 'timeseries', urn: row.row.urn, aspect: row.row.aspect, id: row.row.id };
+}
 
 /** A record the writer publishes once the commit holding it is durable (transactional outbox). */
 export interface OutboxRecord {

@@ -10,12 +10,17 @@ export type {
   PendingOutboxRecord,
   PutAspect,
   PutTimeseries,
+  RestatedRow,
+  RestatePage,
+  RestateRequest,
+  RowCursor,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TruncateTimeseries,
 } from './aspect-store';
-export { LISTED_ASPECTS } from './aspect-store';
+export { cursorOfRow, LISTED_ASPECTS } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
 export { MongoAspectStore } from './mongo-aspect-store';

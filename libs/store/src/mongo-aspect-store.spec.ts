@@ -80,6 +80,7 @@ describe('MongoAspectStore document layout', () => {
     const value: StoredTimeseriesValue = {
       urn,
       aspect: 'datasetProfile',
+      id: 'point-1',
       timestampMillis: 1_700_000_000_000,
       value: { timestampMillis: 1_700_000_000_000, rowCount: 9, 'field.path': 'x' },
       systemMetadata: { runId: 'r' },

@@ -1,4 +1,4 @@
-import { ConflictError } from '@strata/model';
+import { ConflictError, timeseriesPointId } from '@strata/model';
 import { Binary, MongoClient, MongoServerError, ReadConcern, WriteConcern } from 'mongodb';
 import type { ClientSession, Collection, Db, Document, TransactionOptions, WithId } from 'mongodb';
 
@@ -10,12 +10,17 @@ import type {
   OutboxRecord,
   PendingOutboxRecord,
   PutAspect,
+  RestatedRow,
+  RestatePage,
+  RestateRequest,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TruncateTimeseries,
 } from './aspect-store';
 import { assertListed } from './aspect-store';
+import { inUrnScope, restatePageAsync, urnScanStart } from './restate-scan';
 
 /** Options of {@link MongoAspectStore.connect}. */
 export interface MongoAspectStoreOptions {
@@ -157,22 +162,108 @@ export class MongoAspectStore implements AspectStore {
           );
         }
         // Last, so that the sequence document (which every commit writes) is held for as short a time as possible.
-        const sequence = await this.collections.outboxSequence.findOneAndUpdate(
-          { _id: OUTBOX_SEQUENCE_ID },
-          { $inc: { last: commit.outbox.length, commits: 1 } },
-          { session, upsert: true, returnDocument: 'after' },
-        );
-        if (sequence === null) throw new Error('The outbox sequence document vanished during a commit');
-        if (commit.outbox.length > 0) {
-          const first = sequence.last - commit.outbox.length + 1;
-          await this.collections.outbox.insertMany(
-            commit.outbox.map((record, index) => toOutboxDocument(first + index, record)),
-            { session },
-          );
-        }
+        await this.appendOutbox(commit.outbox, session);
       }, TRANSACTION_OPTIONS);
     } finally {
       await session.endSession();
+    }
+  }
+
+  async restate(
+    request: RestateRequest,
+    toRecords: (rows: readonly RestatedRow[]) => readonly OutboxRecord[],
+  ): Promise<RestatePage> {
+    this.assertOpen();
+    const session = this.client.startSession();
+    try {
+      let page: RestatePage | undefined;
+      // Like a commit, the page's outbox records take the sequence: a commit that changed a row this page read after
+      // the page's snapshot conflicts with it, and the driver re-reads the page.
+      await session.withTransaction(async () => {
+        const { rows, page: read } = await restatePageAsync(request, this.restateRows(request, session));
+        await this.appendOutbox(toRecords(rows), session);
+        page = read;
+      }, TRANSACTION_OPTIONS);
+      if (page === undefined) throw new Error('The restore transaction ended without reading its page');
+      return page;
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  async truncateTimeseries(request: TruncateTimeseries): Promise<number> {
+    this.assertOpen();
+    const { urnPrefix, aspect, endTimeMillis, limit } = request;
+    if (!Number.isInteger(limit) || limit < 1) return 0;
+    const doomed = await this.collections.timeseries
+      .find(
+        { aspect, timestampMillis: { $lte: endTimeMillis }, urn: { $regex: `^${escapeRegExp(urnPrefix)}` } },
+        { projection: { _id: 1 } },
+      )
+      .limit(limit)
+      .toArray();
+    if (doomed.length === 0) return 0;
+    const { deletedCount } = await this.collections.timeseries.deleteMany({
+      _id: { $in: doomed.map((document) => document._id) },
+    });
+    return deletedCount;
+  }
+
+  /** Takes the next outbox ids from the sequence and inserts the records under them, in the session's transaction. */
+  private async appendOutbox(records: readonly OutboxRecord[], session: ClientSession): Promise<void> {
+    const sequence = await this.collections.outboxSequence.findOneAndUpdate(
+      { _id: OUTBOX_SEQUENCE_ID },
+      { $inc: { last: records.length, commits: 1 } },
+      { session, upsert: true, returnDocument: 'after' },
+    );
+    if (sequence === null) throw new Error('The outbox sequence document vanished during a commit');
+    if (records.length > 0) {
+      const first = sequence.last - records.length + 1;
+      await this.collections.outbox.insertMany(
+        records.map((record, index) => toOutboxDocument(first + index, record)),
+        { session },
+      );
+    }
+  }
+
+  /** The rows of the restore sequence from the request's start: the latest values, then the timeseries values. */
+  private async *restateRows(request: RestateRequest, session: ClientSession): AsyncGenerator<RestatedRow> {
+    const start = urnScanStart(request);
+    const after = request.after;
+    if (after === undefined || after.source === 'latest') {
+      const [urn, aspect] = after === undefined ? ['', ''] : [after.urn, after.aspect];
+      const cursor = this.collections.aspects
+        .find(
+          { version: 0, urn: { $gte: start }, $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }] },
+          { session },
+        )
+        .sort({ urn: 1, aspect: 1 });
+      try {
+        for await (const document of cursor) {
+          if (!inUrnScope(request, document.urn)) break;
+          yield { source: 'latest', row: fromAspectDocument(document) };
+        }
+      } finally {
+        await cursor.close();
+      }
+    }
+    const [urn, aspect, id] = after?.source === 'timeseries' ? [after.urn, after.aspect, after.id] : ['', '', ''];
+    const cursor = this.collections.timeseries
+      .find(
+        {
+          urn: { $gte: start },
+          $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }, { urn, aspect, pointId: { $gt: id } }],
+        },
+        { session },
+      )
+      .sort({ urn: 1, aspect: 1, pointId: 1 });
+    try {
+      for await (const document of cursor) {
+        if (!inUrnScope(request, document.urn)) break;
+        yield { source: 'timeseries', row: fromTimeseriesDocument(document) };
+      }
+    } finally {
+      await cursor.close();
     }
   }
 
@@ -281,13 +372,13 @@ export class MongoAspectStore implements AspectStore {
         );
         return;
       case 'putTimeseries': {
-        const { urn, aspect, timestampMillis } = mutation.value;
+        const { urn, aspect, id, timestampMillis } = mutation.value;
         const { metadata, systemMetadata, createdOn, createdBy } = toTimeseriesDocument(mutation.value);
         await duplicateAsConflict(
           () =>
             timeseries.updateOne(
-              { urn, aspect, timestampMillis },
-              { $set: { metadata, systemMetadata, createdOn, createdBy } },
+              { urn, aspect, pointId: id },
+              { $set: { timestampMillis, metadata, systemMetadata, createdOn, createdBy } },
               { session, upsert: true },
             ),
           `timeseries value ${aspect} of ${urn} at ${timestampMillis} was written by a concurrent commit`,
@@ -408,6 +499,8 @@ export interface AspectDocument {
 export interface TimeseriesDocument {
   readonly urn: string;
   readonly aspect: string;
+  /** The point's id (`timeseriesPointId`): unique within (urn, aspect). */
+  readonly pointId: string;
   readonly timestampMillis: number;
   readonly metadata: string;
   readonly systemMetadata: string;
@@ -498,6 +591,7 @@ export function toTimeseriesDocument(value: StoredTimeseriesValue): TimeseriesDo
   return {
     urn: value.urn,
     aspect: value.aspect,
+    pointId: value.id,
     timestampMillis: value.timestampMillis,
     metadata: JSON.stringify(value.value),
     systemMetadata: JSON.stringify(value.systemMetadata),
@@ -510,6 +604,7 @@ export function fromTimeseriesDocument(document: TimeseriesDocument): StoredTime
   return {
     urn: document.urn,
     aspect: document.aspect,
+    id: document.pointId,
     timestampMillis: document.timestampMillis,
     value: JSON.parse(document.metadata) as JsonObject,
     systemMetadata: JSON.parse(document.systemMetadata) as JsonObject,
@@ -616,9 +711,14 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
     // listLatest: the latest values of a listed aspect across entities, by URN.
     { key: { aspect: 1, urn: 1 }, name: 'latest_by_aspect', partialFilterExpression: { version: 0 } },
   ]);
+  await migrateTimeseries(collections.timeseries);
   await collections.timeseries.createIndexes([
-    // One value per (urn, aspect, timestamp), which the upsert relies on; newest-first reads scan it backwards.
-    { key: { urn: 1, aspect: 1, timestampMillis: 1 }, name: 'urn_aspect_timestampMillis', unique: true },
+    // One value per point, which the upsert relies on; the restore walks it in order.
+    { key: { urn: 1, aspect: 1, pointId: 1 }, name: 'urn_aspect_pointId', unique: true },
+    // Newest-first reads of one entity scan it backwards.
+    { key: { urn: 1, aspect: 1, timestampMillis: 1 }, name: 'urn_aspect_time' },
+    // Truncation of an aspect up to a time.
+    { key: { aspect: 1, timestampMillis: 1 }, name: 'aspect_time' },
   ]);
   await collections.outboxSequence.updateOne(
     { _id: OUTBOX_SEQUENCE_ID },
@@ -648,4 +748,26 @@ function timestampFilter(range: TimeRange): { timestampMillis?: { $gte?: number;
       ...(range.untilMillis === undefined ? {} : { $lte: range.untilMillis }),
     },
   };
+}
+
+/**
+ * Brings a collection written before timeseries points had an identity of their own up to date: the unique index on
+ * (urn, aspect, timestampMillis), which would refuse two points at one time, goes, and every value without a
+ * `pointId` gets its id. Idempotent, and safe to run again after a crash halfway.
+ */
+async function migrateTimeseries(timeseries: Collection<TimeseriesDocument>): Promise<void> {
+  const indexes = await timeseries.listIndexes().toArray();
+  if (indexes.some((index) => (index as { name?: string }).name === 'urn_aspect_timestampMillis')) {
+    await timeseries.dropIndex('urn_aspect_timestampMillis');
+  }
+  const legacy = timeseries.find({ pointId: { $exists: false } });
+  for await (const document of legacy) {
+    const pointId = timeseriesPointId(document.urn, JSON.parse(document.metadata) as JsonObject);
+    await timeseries.updateOne({ _id: document._id }, { $set: { pointId } });
+  }
+}
+
+/** The text matched literally in a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -127,4 +127,51 @@ describe('SqliteAspectStore', () => {
     expect(await store.getVersion('urn:li:corpuser:u', 'corpUserInfo', -1)).toBeUndefined();
     expect(await store.getVersion('urn:li:corpuser:u', 'corpUserInfo', 0.5)).toBeUndefined();
   });
+
+  it('given a file of the earlier layout (one value per timestamp), when opened, then its values move over with their ids', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-store-'));
+    const path = join(directory, 'store.sqlite');
+    const legacy = new Database(path);
+    legacy.exec(`CREATE TABLE timeseries_aspect (urn TEXT NOT NULL, aspect TEXT NOT NULL, timestampmillis INTEGER NOT NULL,
+      metadata TEXT NOT NULL, systemmetadata TEXT NOT NULL, createdon INTEGER NOT NULL, createdby TEXT NOT NULL,
+      PRIMARY KEY (urn, aspect, timestampmillis))`);
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
+    const value = {
+      timestampMillis: 1626912000000,
+      partitionSpec: { type: 'FULL_TABLE', partition: 'FULL_TABLE_SNAPSHOT' },
+    };
+    legacy
+      .prepare('INSERT INTO timeseries_aspect VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        urn,
+        'datasetProfile',
+        value.timestampMillis,
+        JSON.stringify(value),
+        '{"runId":"r"}',
+        7,
+        'urn:li:corpuser:w',
+      );
+    legacy.close();
+
+    const store = new SqliteAspectStore({ path });
+    cleanups.push(async () => {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    expect(await store.getTimeseries(urn, 'datasetProfile')).toEqual([
+      {
+        urn,
+        aspect: 'datasetProfile',
+        id: '1950387bd3110458968826d55dc486ec',
+        timestampMillis: value.timestampMillis,
+        value,
+        systemMetadata: { runId: 'r' },
+        createdOn: 7,
+        createdBy: 'urn:li:corpuser:w',
+      },
+    ]);
+    const inspect = new Database(path, { readonly: true });
+    expect(inspect.prepare("SELECT name FROM sqlite_master WHERE name = 'timeseries_aspect'").get()).toBeUndefined();
+    inspect.close();
+  });
 });

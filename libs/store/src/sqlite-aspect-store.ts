@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { closeDatabase, openDatabase } from '@strata/sqlite';
-import { ConflictError } from '@strata/model';
+import { ConflictError, timeseriesPointId } from '@strata/model';
 
 import type {
   AspectKey,
@@ -10,12 +10,17 @@ import type {
   OutboxRecord,
   PendingOutboxRecord,
   PutAspect,
+  RestatedRow,
+  RestatePage,
+  RestateRequest,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TruncateTimeseries,
 } from './aspect-store';
 import { assertListed, LISTED_ASPECTS } from './aspect-store';
+import { inUrnScope, restatePage, urnScanStart } from './restate-scan';
 
 /** The tables of the store file. */
 const STORE_SCHEMA = `
@@ -37,16 +42,19 @@ const STORE_SCHEMA = `
     (aspect) =>
       `CREATE INDEX IF NOT EXISTS latest_${aspect} ON metadata_aspect_v2 (urn) WHERE version = 0 AND aspect = '${aspect}';`,
   ).join('\n  ')}
-  CREATE TABLE IF NOT EXISTS timeseries_aspect (
+  CREATE TABLE IF NOT EXISTS timeseries_point (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
+    pointid TEXT NOT NULL,
     timestampmillis INTEGER NOT NULL,
     metadata TEXT NOT NULL,
     systemmetadata TEXT NOT NULL,
     createdon INTEGER NOT NULL,
     createdby TEXT NOT NULL,
-    PRIMARY KEY (urn, aspect, timestampmillis)
+    PRIMARY KEY (urn, aspect, pointid)
   );
+  CREATE INDEX IF NOT EXISTS timeseries_by_time ON timeseries_point (urn, aspect, timestampmillis);
+  CREATE INDEX IF NOT EXISTS timeseries_by_aspect_time ON timeseries_point (aspect, timestampmillis);
   CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     topic TEXT NOT NULL,
@@ -99,6 +107,7 @@ export class SqliteAspectStore implements AspectStore {
   private readonly commitTransaction;
   private readonly readLatestTransaction;
   private readonly markPublishedTransaction;
+  private readonly restateTransaction;
 
   constructor(options: SqliteAspectStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -110,7 +119,7 @@ export class SqliteAspectStore implements AspectStore {
     this.db = db;
 
     const aspectColumns = 'urn, aspect, ordinal AS version, metadata, systemmetadata, createdon, createdby';
-    const timeseriesColumns = 'urn, aspect, timestampmillis, metadata, systemmetadata, createdon, createdby';
+    const timeseriesColumns = 'urn, aspect, pointid, timestampmillis, metadata, systemmetadata, createdon, createdby';
     this.statements = {
       selectLatest: db.prepare<[string, string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ? AND version = 0`,
@@ -154,21 +163,37 @@ export class SqliteAspectStore implements AspectStore {
       ),
       deleteAspect: db.prepare<[string, string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ? AND aspect = ?'),
       deleteEntityAspects: db.prepare<[string]>('DELETE FROM metadata_aspect_v2 WHERE urn = ?'),
-      deleteEntityTimeseries: db.prepare<[string]>('DELETE FROM timeseries_aspect WHERE urn = ?'),
+      deleteEntityTimeseries: db.prepare<[string]>('DELETE FROM timeseries_point WHERE urn = ?'),
       deleteTimeseriesRange: db.prepare<[string, string, number, number]>(
-        'DELETE FROM timeseries_aspect WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
+        'DELETE FROM timeseries_point WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
       ),
       countTimeseriesRange: db.prepare<[string, string, number, number], { n: number }>(
-        'SELECT count(*) AS n FROM timeseries_aspect WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
+        'SELECT count(*) AS n FROM timeseries_point WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
       ),
-      upsertTimeseries: db.prepare<[string, string, number, string, string, number, string]>(
-        `INSERT INTO timeseries_aspect (${timeseriesColumns}) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (urn, aspect, timestampmillis) DO UPDATE SET metadata = excluded.metadata,
-           systemmetadata = excluded.systemmetadata, createdon = excluded.createdon, createdby = excluded.createdby`,
+      upsertTimeseries: db.prepare<[string, string, string, number, string, string, number, string]>(
+        `INSERT INTO timeseries_point (${timeseriesColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (urn, aspect, pointid) DO UPDATE SET timestampmillis = excluded.timestampmillis,
+           metadata = excluded.metadata, systemmetadata = excluded.systemmetadata, createdon = excluded.createdon,
+           createdby = excluded.createdby`,
       ),
       selectTimeseries: db.prepare<[string, string, number], TimeseriesRow>(
-        `SELECT ${timeseriesColumns} FROM timeseries_aspect WHERE urn = ? AND aspect = ?
-         ORDER BY timestampmillis DESC LIMIT ?`,
+        `SELECT ${timeseriesColumns} FROM timeseries_point WHERE urn = ? AND aspect = ?
+         ORDER BY timestampmillis DESC, pointid LIMIT ?`,
+      ),
+      // The restore sequence: seek to the scan's start, then walk the primary keys in order.
+      scanLatest: db.prepare<[string, string, string, string], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2
+         WHERE version = 0 AND urn >= ? AND (urn > ? OR (urn = ? AND aspect > ?)) ORDER BY urn, aspect`,
+      ),
+      scanTimeseries: db.prepare<[string, string, string, string, string, string], TimeseriesRow>(
+        `SELECT ${timeseriesColumns} FROM timeseries_point
+         WHERE urn >= ? AND (urn > ? OR (urn = ? AND (aspect > ? OR (aspect = ? AND pointid > ?))))
+         ORDER BY urn, aspect, pointid`,
+      ),
+      truncateTimeseries: db.prepare<[string, number, string, string, number]>(
+        `DELETE FROM timeseries_point WHERE rowid IN (
+           SELECT rowid FROM timeseries_point INDEXED BY timeseries_by_aspect_time
+           WHERE aspect = ? AND timestampmillis <= ? AND substr(urn, 1, length(?)) = ? LIMIT ?)`,
       ),
       insertOutbox: db.prepare<[string, string, Buffer, string]>(
         'INSERT INTO outbox (topic, key, value, headers) VALUES (?, ?, ?, ?)',
@@ -205,6 +230,15 @@ export class SqliteAspectStore implements AspectStore {
     this.markPublishedTransaction = db.transaction((ids: readonly number[]): void => {
       for (const id of ids) this.statements.deleteOutbox.run(id);
     });
+    this.restateTransaction = db.transaction(
+      (request: RestateRequest, toRecords: (rows: readonly RestatedRow[]) => readonly OutboxRecord[]): RestatePage => {
+        // The page is read whole (closing the scans) before the outbox is written: one connection runs one statement.
+        const { rows, page } = restatePage(request, this.restateRows(request));
+        for (const record of toRecords(rows)) this.appendOutbox(record);
+        return page;
+      },
+    );
+    migrateTimeseries(db);
   }
 
   getLatest(keys: readonly AspectKey[]): Promise<StoredAspect[]> {
@@ -310,10 +344,43 @@ export class SqliteAspectStore implements AspectStore {
     });
   }
 
+  restate(
+    request: RestateRequest,
+    toRecords: (rows: readonly RestatedRow[]) => readonly OutboxRecord[],
+  ): Promise<RestatePage> {
+    return settle(() => this.restateTransaction.immediate(request, toRecords));
+  }
+
+  truncateTimeseries(request: TruncateTimeseries): Promise<number> {
+    return settle(() => {
+      const { urnPrefix, aspect, endTimeMillis, limit } = request;
+      if (!Number.isInteger(limit) || limit < 1) return 0;
+      return this.statements.truncateTimeseries.run(aspect, endTimeMillis, urnPrefix, urnPrefix, limit).changes;
+    });
+  }
+
   close(): Promise<void> {
     return settle(() => {
       closeDatabase(this.db);
     });
+  }
+
+  /** The rows of the restore sequence from the request's start, lazily: the latest values, then the timeseries. */
+  private *restateRows(request: RestateRequest): Generator<RestatedRow> {
+    const start = urnScanStart(request);
+    const after = request.after;
+    if (after === undefined || after.source === 'latest') {
+      const [urn, aspect] = after === undefined ? ['', ''] : [after.urn, after.aspect];
+      for (const row of this.statements.scanLatest.iterate(start, urn, urn, aspect)) {
+        if (!inUrnScope(request, row.urn)) break;
+        yield { source: 'latest', row: toStoredAspect(row) };
+      }
+    }
+    const [urn, aspect, id] = after?.source === 'timeseries' ? [after.urn, after.aspect, after.id] : ['', '', ''];
+    for (const row of this.statements.scanTimeseries.iterate(start, urn, urn, aspect, aspect, id)) {
+      if (!inUrnScope(request, row.urn)) break;
+      yield { source: 'timeseries', row: toStoredTimeseriesValue(row) };
+    }
   }
 
   private apply(mutation: AspectMutation): void {
@@ -342,6 +409,7 @@ export class SqliteAspectStore implements AspectStore {
         this.statements.upsertTimeseries.run(
           value.urn,
           value.aspect,
+          value.id,
           value.timestampMillis,
           JSON.stringify(value.value),
           JSON.stringify(value.systemMetadata),
@@ -406,6 +474,7 @@ interface AspectRow {
 interface TimeseriesRow {
   readonly urn: string;
   readonly aspect: string;
+  readonly pointid: string;
   readonly timestampmillis: number;
   readonly metadata: string;
   readonly systemmetadata: string;
@@ -437,6 +506,7 @@ function toStoredTimeseriesValue(row: TimeseriesRow): StoredTimeseriesValue {
   return {
     urn: row.urn,
     aspect: row.aspect,
+    id: row.pointid,
     timestampMillis: row.timestampmillis,
     value: JSON.parse(row.metadata) as JsonObject,
     systemMetadata: JSON.parse(row.systemmetadata) as JsonObject,
@@ -455,4 +525,42 @@ function settle<T>(work: () => T): Promise<T> {
 /** A range's bounds as SQL parameters: an open bound is the extreme safe integer. */
 function bounds(range: TimeRange): [number, number] {
   return [range.fromMillis ?? Number.MIN_SAFE_INTEGER, range.untilMillis ?? Number.MAX_SAFE_INTEGER];
+}
+
+/**
+ * Moves the values of a store written before timeseries points had an identity of their own (the table
+ * `timeseries_aspect`, one value per (urn, aspect, timestampMillis)) into `timeseries_point`, giving each its id, in
+ * one transaction; a store that has no such table is left as it is.
+ */
+function migrateTimeseries(db: Database.Database): void {
+  const legacy = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'timeseries_aspect'")
+    .get();
+  if (legacy === undefined) return;
+  const insert = db.prepare<[string, string, string, number, string, string, number, string]>(
+    `INSERT OR REPLACE INTO timeseries_point
+       (urn, aspect, pointid, timestampmillis, metadata, systemmetadata, createdon, createdby)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => {
+    const rows = db
+      .prepare<[], Omit<TimeseriesRow, 'pointid'>>(
+        'SELECT urn, aspect, timestampmillis, metadata, systemmetadata, createdon, createdby FROM timeseries_aspect',
+      )
+      .all();
+    for (const row of rows) {
+      const id = timeseriesPointId(row.urn, JSON.parse(row.metadata) as JsonObject);
+      insert.run(
+        row.urn,
+        row.aspect,
+        id,
+        row.timestampmillis,
+        row.metadata,
+        row.systemmetadata,
+        row.createdon,
+        row.createdby,
+      );
+    }
+    db.exec('DROP TABLE timeseries_aspect');
+  }).immediate();
 }

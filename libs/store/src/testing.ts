@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConflictError } from '@strata/model';
+import { ConflictError, timeseriesPointId } from '@strata/model';
 
 import type {
   AspectStore,
   JsonObject,
   OutboxRecord,
   PutAspect,
+  RestatedRow,
+  RestateRequest,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
@@ -433,6 +435,87 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       });
     });
 
+    describe('restate', () => {
+      /** Two entities of one prefix, each with two latest values (one of them versioned twice) and two points. */
+      async function seeded(): Promise<{ store: AspectStore; urns: string[]; prefix: string }> {
+        const { store } = await open();
+        const urns = [newUrn(), newUrn()].sort();
+        const prefix = urns[0]!.slice(0, urns[0]!.lastIndexOf('-') + 1);
+        for (const urn of urns) {
+          await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false }), put(urn, 'corpUserKey', 0, 1, {})));
+          await store.commit(commitOf(put(urn, 'status', 1, 2, { removed: true })));
+          await store.commit(
+            commitOf(
+              { kind: 'putTimeseries', value: timeseries(urn, 'operation', 100, {}) },
+              { kind: 'putTimeseries', value: timeseries(urn, 'operation', 200, {}) },
+            ),
+          );
+        }
+        return { store, urns, prefix };
+      }
+      const describeRow = (row: RestatedRow) =>
+        row.source === 'latest'
+          ? `${row.row.urn} ${row.row.aspect} v${row.row.version}`
+          : `${row.row.urn} ${row.row.aspect} @${row.row.timestampMillis}`;
+      /** Restates one page, answering what was restated and the outbox records appended. */
+      async function restated(store: AspectStore, request: RestateRequest) {
+        let seen: string[] = [];
+        const page = await store.restate(request, (rows) => {
+          seen = rows.map(describeRow);
+          return rows.map((row) => outbox('restore', row.row.urn, describeRow(row)));
+        });
+        return { page, seen };
+      }
+
+      it('walks the latest values by (urn, aspect), then the timeseries values, appending the records to the outbox', async () => {
+        const { store, urns, prefix } = await seeded();
+        const [a, b] = urns as [string, string];
+        const { page, seen } = await restated(store, { urnPrefix: prefix, limit: 100 });
+        const points = (urn: string) =>
+          [100, 200].map((time) => timeseries(urn, 'operation', time, {})).sort((x, y) => (x.id < y.id ? -1 : 1));
+        expect(seen).toEqual([
+          `${a} corpUserKey v1`,
+          `${a} status v2`,
+          `${b} corpUserKey v1`,
+          `${b} status v2`,
+          ...points(a).map((point) => `${a} operation @${point.timestampMillis}`),
+          ...points(b).map((point) => `${b} operation @${point.timestampMillis}`),
+        ]);
+        expect(page).toMatchObject({ rows: 8, skipped: 0, exhausted: true });
+        expect(page.last).toEqual({ source: 'timeseries', urn: b, aspect: 'operation', id: points(b)[1]!.id });
+        expect((await store.pendingOutbox(100)).map((record) => record.value.toString())).toEqual(seen);
+      });
+
+      it('narrows by entity, aspect and predicate, skips rows, and resumes after a cursor', async () => {
+        const { store, urns, prefix } = await seeded();
+        const [a, b] = urns as [string, string];
+        expect((await restated(store, { urn: b, aspects: ['status'], limit: 10 })).seen).toEqual([`${b} status v2`]);
+        expect(
+          (
+            await restated(store, {
+              urnPrefix: prefix,
+              urnMatches: (urn) => urn === a,
+              aspects: ['operation'],
+              limit: 10,
+            })
+          ).seen,
+        ).toHaveLength(2);
+        const first = await restated(store, { urnPrefix: prefix, skip: 1, limit: 2 });
+        expect(first.seen).toEqual([`${a} status v2`, `${b} corpUserKey v1`]);
+        expect(first.page).toMatchObject({ rows: 2, skipped: 1, exhausted: false });
+        const next = await restated(store, { urnPrefix: prefix, after: first.page.last, limit: 3 });
+        expect(next.seen.slice(0, 2)).toEqual([`${b} status v2`, expect.stringContaining(`${a} operation @`)]);
+        const rest = await restated(store, { urnPrefix: prefix, after: next.page.last, limit: 10 });
+        expect(rest.seen).toHaveLength(2);
+        expect(rest.page.exhausted).toBe(true);
+        expect((await restated(store, { urnPrefix: `${prefix}none`, limit: 10 })).page).toMatchObject({
+          rows: 0,
+          last: undefined,
+          exhausted: true,
+        });
+      });
+    });
+
     describe('timeseries', () => {
       it('keeps one value per timestamp (upsert) and returns them newest first, limited on request', async () => {
         const { store } = await open();
@@ -460,6 +543,49 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
           timeseries(urn, 'datasetProfile', 400, { rows: 9 }),
         ]);
         expect(await store.getTimeseries(newUrn(), 'operation')).toEqual([]);
+      });
+
+      it('keeps points that share a timestamp but differ in partition or message id apart', async () => {
+        const { store } = await open();
+        const urn = newUrn();
+        const at = (extra: JsonObject) => timeseries(urn, 'datasetProfile', 100, extra);
+        const points = [
+          at({ partitionSpec: { partition: 'ds=1' }, rows: 1 }),
+          at({ partitionSpec: { partition: 'ds=2' }, rows: 2 }),
+          at({ messageId: 'm', rows: 3 }),
+        ];
+        await store.commit(commitOf(...points.map((value) => ({ kind: 'putTimeseries' as const, value }))));
+        const replaced = at({ partitionSpec: { partition: 'ds=2' }, rows: 22 });
+        await store.commit(commitOf({ kind: 'putTimeseries', value: replaced }));
+        const read = await store.getTimeseries(urn, 'datasetProfile');
+        expect(read).toHaveLength(3);
+        expect(read).toEqual(expect.arrayContaining([points[0], replaced, points[2]]));
+      });
+
+      it('truncates one aspect up to a time (inclusive), for the entities of a prefix, at most a batch at a time', async () => {
+        const { store } = await open();
+        const [a, b] = [newUrn(), newUrn()];
+        const prefix = a.slice(0, a.lastIndexOf('-') + 1);
+        await store.commit(
+          commitOf(
+            ...[a, b].flatMap((urn) =>
+              [100, 200, 300].map((time): StoreCommit['mutations'][number] => ({
+                kind: 'putTimeseries',
+                value: timeseries(urn, 'operation', time, { time }),
+              })),
+            ),
+            { kind: 'putTimeseries', value: timeseries(a, 'datasetProfile', 100, {}) },
+          ),
+        );
+        const request = { urnPrefix: prefix, aspect: 'operation', endTimeMillis: 200, limit: 3 };
+        expect(await store.truncateTimeseries(request)).toBe(3);
+        expect(await store.truncateTimeseries(request)).toBe(1);
+        expect(await store.truncateTimeseries(request)).toBe(0);
+        expect(await store.truncateTimeseries({ ...request, urnPrefix: 'urn:li:dataset:' })).toBe(0);
+        for (const urn of [a, b]) {
+          expect((await store.getTimeseries(urn, 'operation')).map((value) => value.timestampMillis)).toEqual([300]);
+        }
+        expect(await store.getTimeseries(a, 'datasetProfile')).toHaveLength(1);
       });
 
       it('counts and deletes the values of one aspect in an inclusive range, leaving the rest', async () => {
@@ -688,6 +814,7 @@ function timeseries(urn: string, aspect: string, timestampMillis: number, value:
   return {
     urn,
     aspect,
+    id: timeseriesPointId(urn, { timestampMillis, ...value }),
     timestampMillis,
     value: { timestampMillis, ...value },
     systemMetadata: { lastObserved: timestampMillis, runId: 'contract' },

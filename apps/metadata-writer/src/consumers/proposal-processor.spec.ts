@@ -103,6 +103,8 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     listLatest: (aspect, options) => store.listLatest(aspect, options),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
+    restate: (request, toRecords) => store.restate(request, toRecords),
+    truncateTimeseries: (request) => store.truncateTimeseries(request),
     close: () => store.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { validateProposal, type JsonObject, type ValidatedProposal } from '@strata/model';
+import { timeseriesPointId, validateProposal, type JsonObject, type ValidatedProposal } from '@strata/model';
 import { testEntityRegistry } from '@strata/model/testing';
 import { proposalOf, type ProposalOptions } from '@strata/testing';
 import { deciderSpecification } from '@strata/testing/specifications';
@@ -593,7 +593,7 @@ describe('decide', () => {
   describe('timeseries aspects', () => {
     const profile = { timestampMillis: 1_699_000_000_000, rowCount: 42 };
 
-    it('given an existing dataset, when a timeseries value is upserted, then it is kept under its timestamp and logged as timeseries, unversioned', () => {
+    it('given an existing dataset, when a timeseries value is upserted, then it is kept as its point and logged as timeseries, unversioned', () => {
       spec
         .given(existingDataset())
         .when(validated(hiveDataset, 'datasetProfile', profile))
@@ -604,6 +604,7 @@ describe('decide', () => {
               value: {
                 urn: hiveDataset,
                 aspect: 'datasetProfile',
+                id: timeseriesPointId(hiveDataset, profile),
                 timestampMillis: profile.timestampMillis,
                 value: profile,
                 systemMetadata: stampedByDefault,

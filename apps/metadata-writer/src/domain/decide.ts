@@ -1,6 +1,7 @@
 import {
   applyAspectPatch,
   timeRangeOf,
+  timeseriesPointId,
   ValidationError,
   type ErrorCode,
   type JsonObject,
@@ -261,6 +262,7 @@ class DecisionBuilder {
       value: {
         urn: this.urn,
         aspect: aspectName,
+        id: timeseriesPointId(this.urn, value),
         timestampMillis,
         value,
         systemMetadata: this.systemMetadata,

@@ -1,0 +1,77 @@
+import { cursorOfRow, type RestatedRow, type RestatePage, type RestateRequest } from './aspect-store';
+
+/**
+ * The part of a restore page every adapter shares: given the rows of the sequence from the request's start, in order,
+ * it keeps those the request matches, passes over `skip` of them, and takes up to `limit`. Adapters seek each source
+ * (latest values, then timeseries values) to {@link urnScanStart} and end it at the first row out of
+ * {@link inUrnScope}: rows come in URN order, so none after it is in scope.
+ */
+export function restatePage(
+  request: RestateRequest,
+  rows: Iterable<RestatedRow>,
+): { rows: RestatedRow[]; page: RestatePage } {
+  const page = new PageBuilder(request);
+  for (const row of rows) if (!page.offer(row)) break;
+  return page.result();
+}
+
+/** {@link restatePage} over rows read asynchronously (a database cursor). */
+export async function restatePageAsync(
+  request: RestateRequest,
+  rows: AsyncIterable<RestatedRow>,
+): Promise<{ rows: RestatedRow[]; page: RestatePage }> {
+  const page = new PageBuilder(request);
+  for await (const row of rows) if (!page.offer(row)) break;
+  return page.result();
+}
+
+/** Where a scan of the request's rows starts: at its entity, at its URN prefix, or at the beginning. */
+export function urnScanStart(request: RestateRequest): string {
+  return request.urn ?? request.urnPrefix ?? '';
+}
+
+/** Whether a URN is within the request's entity or prefix. */
+export function inUrnScope(request: RestateRequest, urn: string): boolean {
+  if (request.urn !== undefined) return urn === request.urn;
+  if (request.urnPrefix !== undefined) return urn.startsWith(request.urnPrefix);
+  return true;
+}
+
+class PageBuilder {
+  private readonly taken: RestatedRow[] = [];
+  private skipped = 0;
+  private last: RestatedRow | undefined;
+  private readonly aspects: ReadonlySet<string> | undefined;
+
+  constructor(private readonly request: RestateRequest) {
+    this.aspects = request.aspects === undefined ? undefined : new Set(request.aspects);
+  }
+
+  /** Considers the next row of the sequence; false once the page is full or the scan has left the request's scope. */
+  offer(row: RestatedRow): boolean {
+    const { urn, aspect } = row.row;
+    const { request } = this;
+    if (!inUrnScope(request, urn)) return true;
+    if (this.aspects !== undefined && !this.aspects.has(aspect)) return true;
+    if (request.urnMatches !== undefined && !request.urnMatches(urn)) return true;
+    this.last = row;
+    if (this.skipped < (request.skip ?? 0)) {
+      this.skipped += 1;
+      return true;
+    }
+    this.taken.push(row);
+    return this.taken.length < request.limit;
+  }
+
+  result(): { rows: RestatedRow[]; page: RestatePage } {
+    return {
+      rows: this.taken,
+      page: {
+        rows: this.taken.length,
+        skipped: this.skipped,
+        last: this.last === undefined ? undefined : cursorOfRow(this.last),
+        exhausted: this.taken.length < this.request.limit,
+      },
+    };
+  }
+}
