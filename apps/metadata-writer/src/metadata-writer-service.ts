@@ -7,6 +7,7 @@ import type { Scheduler } from '@strata/timing';
 import { OutboxRelay } from './consumers/outbox-relay';
 import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
+import { restoreRoutes } from './http/restore-routes';
 import { runsRoutes } from './http/runs-routes';
 import { securityRoutes } from './http/security-routes';
 import { EntityReader } from './reads/entity-reader';
@@ -70,6 +71,14 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
         topics: options.topics,
         scheduler: options.scheduler,
         timeoutMs: ROLLBACK_TIMEOUT_MS,
+      }),
+      ...restoreRoutes({
+        store: options.store,
+        registry: options.registry,
+        serde: options.serde,
+        topics: options.topics,
+        relay,
+        now: () => options.scheduler.now(),
       }),
     ],
     readModels: [],

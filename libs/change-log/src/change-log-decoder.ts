@@ -72,8 +72,15 @@ export function decodeChangeLog(
       value,
       previousValue,
       created: log.created === null ? undefined : { time: log.created.time, actor: log.created.actor },
+      systemMetadata: values && log.systemMetadata !== null ? withoutNulls(log.systemMetadata) : undefined,
+      headers: log.headers ?? {},
     },
   };
+}
+
+/** A decoded record as JSON: its absent optional fields (null in Avro) left out. */
+function withoutNulls(record: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined));
 }
 
 function messageOf(error: unknown): string {

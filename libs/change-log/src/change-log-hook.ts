@@ -26,6 +26,13 @@ export interface ChangeLogEvent {
   readonly previousValue: unknown;
   /** The change's audit stamp: when, and by whom. */
   readonly created: { readonly time: number; readonly actor: string } | undefined;
+  /** The system metadata the change carried (run id, last observed…); undefined when values are not parsed. */
+  readonly systemMetadata: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The change log's own `headers` (the proposal's, copied by the writer): the time range of a timeseries DELETE
+   * (`startTimeMillis`, `endTimeMillis`), say. Empty when it had none.
+   */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**

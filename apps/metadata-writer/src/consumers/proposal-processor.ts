@@ -29,11 +29,18 @@ import {
   type ValidatedProposal,
 } from '@strata/model';
 import { securityMarkOf, type SecurityMarkName } from '@strata/auth';
-import { PROPAGATED_HEADERS, RecordHeader, type EventSerde, type MetadataChangeProposal, type TopicNames } from '@strata/events';
+import {
+  PROPAGATED_HEADERS,
+  RecordHeader,
+  type EventSerde,
+  type MetadataChangeProposal,
+  type TopicNames,
+} from '@strata/events';
 import type { LogRecord } from '@strata/log';
 import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
 import { TimeSlice } from '@strata/timing';
-import { decide, type ChangeLogDraft, type ProposalOutcome } from '../domain/decide';
+import { decide, type ProposalOutcome } from '../domain/decide';
+import { changeLogRecordOf } from './change-log-records';
 import { defaultAspectNames } from '../domain/default-aspects';
 import type { OutboxRelay } from './outbox-relay';
 
@@ -163,7 +170,10 @@ export class ProposalProcessor {
       state.apply(decision.mutations);
       mutations.push(...decision.mutations, ...securityMarks(decision.mutations, candidate.proposalId));
       const changeLogs = decision.changeLogs.map((draft, index) =>
-        this.changeLogRecord(draft, { ...headers, [RecordHeader.changeId]: `${candidate.proposalId}/${index}` }),
+        changeLogRecordOf(this.options, draft, {
+          ...headers,
+          [RecordHeader.changeId]: `${candidate.proposalId}/${index}`,
+        }),
       );
       // A proposal waiting for indexing marks the last change log on each topic: the read models consuming that topic
       // acknowledge it, and the change logs of one entity before it (same partition, in order) with it.
@@ -192,35 +202,6 @@ export class ProposalProcessor {
       .filter((aspect) => aspect.kind === 'timeseries')
       .map((aspect) => aspect.name);
     return this.options.store.countTimeseries(urn, aspects);
-  }
-
-  private changeLogRecord(draft: ChangeLogDraft, headers: Record<string, string>): OutboxRecord {
-    const { serde, topics } = this.options;
-    const generic = (value: object | undefined) =>
-      value === undefined
-        ? null
-        : { value: Buffer.from(JSON.stringify(value), 'utf8'), contentType: 'application/json' };
-    const systemMetadata = (value: Record<string, unknown> | undefined) =>
-      value === undefined ? null : serde.toSystemMetadataRecord(value);
-    return {
-      topic: draft.timeseries ? topics.metadataChangeLogTimeseries : topics.metadataChangeLogVersioned,
-      key: draft.entityUrn,
-      headers,
-      value: serde.changeLog.encode({
-        auditHeader: null,
-        entityType: draft.entityType,
-        entityUrn: draft.entityUrn,
-        entityKeyAspect: null,
-        changeType: draft.changeType,
-        aspectName: draft.aspectName,
-        aspect: generic(draft.aspect),
-        systemMetadata: systemMetadata(draft.systemMetadata),
-        headers: Object.keys(draft.headers).length > 0 ? { ...draft.headers } : null,
-        previousAspectValue: generic(draft.previousAspectValue),
-        previousSystemMetadata: systemMetadata(draft.previousSystemMetadata),
-        created: { time: draft.created.time, actor: draft.created.actor, impersonator: null, message: null },
-      }),
-    };
   }
 
   private outcomeRecord(

@@ -542,7 +542,7 @@ describe('decide', () => {
         });
     });
 
-    it('given stored timeseries values, when the entity is deleted, then the outcome counts them too', () => {
+    it('given stored timeseries values, when the entity is deleted, then the outcome counts them and each timeseries aspect logs a DELETE', () => {
       const decision = decide(
         deletion('datasetKey'),
         existingDataset(latest('status', 3, { removed: false })),
@@ -552,6 +552,15 @@ describe('decide', () => {
         },
       );
       expect(decision.outcome).toMatchObject({ status: 'APPLIED', deleted: { rows: 4, timeseriesRows: 7 } });
+      const timeseries = decision.changeLogs.filter((changeLog) => changeLog.timeseries);
+      expect(timeseries.map((changeLog) => [changeLog.aspectName, changeLog.changeType])).toEqual(
+        expect.arrayContaining([
+          ['datasetProfile', 'DELETE'],
+          ['datasetUsageStatistics', 'DELETE'],
+          ['operation', 'DELETE'],
+        ]),
+      );
+      expect(timeseries.every((changeLog) => changeLog.headers['endTimeMillis'] === undefined)).toBe(true);
     });
 
     it('given the entity is absent, when its key aspect is deleted, then it is UNCHANGED and nothing happens', () => {
@@ -579,7 +588,15 @@ describe('decide', () => {
             range: { fromMillis: 100, untilMillis: 200 },
           },
         ],
-        changeLogs: [],
+        changeLogs: [
+          expect.objectContaining({
+            timeseries: true,
+            changeType: 'DELETE',
+            aspectName: 'datasetProfile',
+            aspect: undefined,
+            headers: { startTimeMillis: '100', endTimeMillis: '200' },
+          }),
+        ],
         outcome: { status: 'APPLIED', version: undefined, deleted: { timeseriesRows: 3 } },
       });
       expect(decide(ranged, existingDataset(), context, { timeseriesRows: 0 }).outcome).toEqual({

@@ -2,6 +2,7 @@ import {
   applyAspectPatch,
   timeRangeOf,
   timeseriesPointId,
+  TIME_RANGE_HEADERS,
   ValidationError,
   type ErrorCode,
   type JsonObject,
@@ -28,7 +29,8 @@ export interface ChangeLogDraft {
   readonly timeseries: boolean;
   readonly entityType: string;
   readonly entityUrn: string;
-  readonly changeType: 'UPSERT' | 'DELETE';
+  /** RESTATE: a restore replaying the stored value, which changes nothing (indices rebuild from it). */
+  readonly changeType: 'UPSERT' | 'DELETE' | 'RESTATE';
   readonly aspectName: string;
   readonly aspect: JsonObject | undefined;
   readonly systemMetadata: JsonObject | undefined;
@@ -289,12 +291,28 @@ class DecisionBuilder {
     const keyName = this.proposal.entity.keyAspect.name;
     this.mutations.push({ kind: 'deleteEntity', urn: this.urn });
     this.log(keyName, 'DELETE', undefined, this.systemMetadata, current(keyName), false);
+    if (deleted.timeseriesRows > 0) {
+      // The timeseries indices learn from the timeseries change log alone: every point of the entity goes.
+      const {
+        [TIME_RANGE_HEADERS.from]: _from,
+        [TIME_RANGE_HEADERS.until]: _until,
+        ...headers
+      } = this.proposal.headers;
+      for (const aspect of this.proposal.entity.aspects.filter((spec) => spec.kind === 'timeseries')) {
+        this.log(aspect.name, 'DELETE', undefined, this.systemMetadata, undefined, true, headers);
+      }
+    }
     return this.finish({ status: 'APPLIED', version: undefined, deleted });
   }
 
-  /** Removes a timeseries aspect's values in the range. Timeseries values have no change log to retract. */
+  /**
+   * Removes a timeseries aspect's values in the range, and logs the removal on the timeseries change log with the
+   * range in its headers (as the proposal gave it), for the timeseries indices to remove the same points.
+   */
   deleteTimeseries(range: { fromMillis?: number; untilMillis?: number }, deleted: DeletionCounts): Decision {
-    this.mutations.push({ kind: 'deleteTimeseries', urn: this.urn, aspect: this.proposal.aspect.name, range });
+    const aspectName = this.proposal.aspect.name;
+    this.mutations.push({ kind: 'deleteTimeseries', urn: this.urn, aspect: aspectName, range });
+    this.log(aspectName, 'DELETE', undefined, this.systemMetadata, undefined, true);
     return this.finish({ status: 'APPLIED', version: undefined, deleted });
   }
 
@@ -333,6 +351,7 @@ class DecisionBuilder {
     systemMetadata: JsonObject,
     previous: StoredAspect | undefined,
     timeseries: boolean,
+    headers: Readonly<Record<string, string>> = this.proposal.headers,
   ): void {
     this.changeLogs.push({
       timeseries,
@@ -345,7 +364,7 @@ class DecisionBuilder {
       previousAspectValue: previous?.value,
       previousSystemMetadata: previous?.systemMetadata,
       created: { time: this.context.now, actor: this.context.actor },
-      headers: this.proposal.headers,
+      headers,
     });
   }
 

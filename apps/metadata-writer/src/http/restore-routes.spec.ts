@@ -1,0 +1,181 @@
+import { createEventSerde, defaultTopicNames as topics, RecordHeader } from '@strata/events';
+import type { RequestContext, Route } from '@strata/http';
+import { BadRequestError, timeseriesPointId } from '@strata/model';
+import { testEntityRegistry } from '@strata/model/testing';
+import { readSchemas } from '@strata/schemas';
+import { SqliteAspectStore, type AspectMutation, type OutboxRecord } from '@strata/store';
+import type { OutboxRelay } from '../consumers/outbox-relay';
+import { restoreRoutes, type RestateResult } from './restore-routes';
+
+const registry = testEntityRegistry();
+const serde = createEventSerde(readSchemas());
+const WRITER = 'urn:li:corpuser:writer';
+const hive = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
+const kafka = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:kafka,${name},PROD)`;
+
+const context: RequestContext = {
+  requestId: 'restore-1',
+  traceId: 'trace-1',
+  actor: 'urn:li:corpuser:admin',
+  sourceIp: '10.0.0.1',
+  userAgent: undefined,
+  eventSource: 'RESTLI',
+  url: '/internal/restate',
+  header: () => undefined,
+};
+
+let store: SqliteAspectStore;
+let published: OutboxRecord[];
+let routes: Route[];
+
+beforeEach(async () => {
+  store = new SqliteAspectStore({ path: ':memory:' });
+  published = [];
+  // The relay's part: what the outbox holds is published, and leaves it.
+  const relay = {
+    flush: async () => {
+      const pending = await store.pendingOutbox(100_000);
+      published.push(...pending);
+      await store.markPublished(pending.map((record) => record.id));
+    },
+  } as unknown as OutboxRelay;
+  routes = restoreRoutes({ store, registry, serde, topics, relay, now: () => 0 });
+  const put = (urn: string, aspect: string, value: object, createdOn: number): AspectMutation => ({
+    kind: 'put',
+    urn,
+    aspect,
+    expectedVersion: 0,
+    row: {
+      version: 1,
+      value: { ...value },
+      systemMetadata: { runId: `run-${createdOn}` },
+      createdOn,
+      createdBy: WRITER,
+    },
+  });
+  const point = (urn: string, timestampMillis: number): AspectMutation => {
+    const value = { timestampMillis, rowCount: timestampMillis };
+    return {
+      kind: 'putTimeseries',
+      value: {
+        urn,
+        aspect: 'datasetProfile',
+        id: timeseriesPointId(urn, value),
+        timestampMillis,
+        value,
+        systemMetadata: { runId: 'profiling' },
+        createdOn: timestampMillis,
+        createdBy: WRITER,
+      },
+    };
+  };
+  await store.commit({
+    mutations: [
+      put(hive('a'), 'status', { removed: false }, 11),
+      put(hive('a'), 'datasetProperties', { description: 'orders' }, 12),
+      put(hive('b'), 'status', { removed: true }, 13),
+      put(kafka('c'), 'status', { removed: false }, 14),
+      point(hive('a'), 100),
+      point(hive('a'), 200),
+    ],
+    outbox: [],
+    appliedProposalIds: [],
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+});
+
+function route(resource: string): Route {
+  const found = routes.find((candidate) => candidate.resource === resource);
+  if (found === undefined) throw new Error(`no route for ${resource}`);
+  return found;
+}
+
+async function restate(body: object): Promise<RestateResult> {
+  const response = await route('/internal/restate').invoke({ query: {}, body, key: undefined, params: {}, context });
+  return response.body as RestateResult;
+}
+
+const decoded = () =>
+  published.map((record) => ({
+    topic: record.topic,
+    headers: record.headers,
+    log: serde.changeLog.decode(record.value),
+  }));
+
+describe('POST /internal/restate', () => {
+  it('given stored rows, when all are restated, then each is a RESTATE change log with its stamp and system metadata', async () => {
+    const result = await restate({ limit: 100 });
+    expect(result).toMatchObject({ rows: 6, skipped: 0, ignored: 0, exhausted: true });
+    const logs = decoded();
+    expect(logs.map(({ log }) => [log.entityUrn, log.aspectName, log.changeType])).toEqual([
+      [hive('a'), 'datasetProperties', 'RESTATE'],
+      [hive('a'), 'status', 'RESTATE'],
+      [hive('b'), 'status', 'RESTATE'],
+      [kafka('c'), 'status', 'RESTATE'],
+      [hive('a'), 'datasetProfile', 'RESTATE'],
+      [hive('a'), 'datasetProfile', 'RESTATE'],
+    ]);
+    const properties = logs[0]!;
+    expect(properties.topic).toBe(topics.metadataChangeLogVersioned);
+    expect(JSON.parse(properties.log.aspect!.value.toString())).toEqual({ description: 'orders' });
+    expect(properties.log.created).toMatchObject({ time: 12, actor: WRITER });
+    expect(properties.log.systemMetadata?.runId).toBe('run-12');
+    expect(properties.log.previousAspectValue).toBeNull();
+    expect(properties.headers[RecordHeader.actor]).toBe(context.actor);
+    expect(properties.headers[RecordHeader.changeId]).toBe(`restate/restore-1/${hive('a')}/datasetProperties`);
+    expect(logs.slice(4).every(({ topic }) => topic === topics.metadataChangeLogTimeseries)).toBe(true);
+  });
+
+  it('given a LIKE pattern or a regular expression, when restated, then only the URNs it matches are', async () => {
+    await restate({ urnLike: 'urn:li:dataset:(urn:li:dataPlatform:hive,%', aspect: 'status', limit: 100 });
+    expect(decoded().map(({ log }) => log.entityUrn)).toEqual([hive('a'), hive('b')]);
+    published = [];
+    await restate({ urnLike: '.*kafka.*', limit: 100 });
+    expect(decoded().map(({ log }) => log.entityUrn)).toEqual([kafka('c')]);
+  });
+
+  it('given start and a limit, when restated in steps, then every row comes once and the last step says so', async () => {
+    const first = await restate({ start: 1, limit: 2 });
+    expect(first).toMatchObject({ rows: 2, skipped: 1, exhausted: false });
+    const second = await restate({ after: first.last, limit: 10 });
+    expect(second).toMatchObject({ rows: 3, exhausted: true });
+    expect(decoded()).toHaveLength(5);
+  });
+
+  it('given one entity, when restated, then only its rows are', async () => {
+    const result = await restate({ urn: hive('b'), limit: 10 });
+    expect(result.rows).toBe(1);
+  });
+
+  it.each([
+    [{ urnLike: 'urn:li:(dataset', limit: 10 }, /urnLike is not a valid regular expression/],
+    [{ aspect: 'noSuchAspect', limit: 10 }, /Unknown aspect noSuchAspect/],
+    [{ urn: 'not-a-urn', limit: 10 }, /Invalid urn/],
+    [{ limit: 0 }, /limit/],
+  ])('given bad input %j, when restated, then it is a 400', async (body, message) => {
+    const attempt = route('/internal/restate').invoke({ query: {}, body, key: undefined, params: {}, context });
+    await expect(attempt).rejects.toThrow(BadRequestError);
+    await expect(attempt).rejects.toThrow(message);
+  });
+});
+
+describe('POST /internal/timeseries/truncate', () => {
+  it('given points, when truncated up to a time, then the durable points up to it go and no restore brings them back', async () => {
+    const response = await route('/internal/timeseries/truncate').invoke({
+      query: {},
+      body: { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: 100, batchSize: 1 },
+      key: undefined,
+      params: {},
+      context,
+    });
+    expect(response.body).toEqual({ deleted: 1 });
+    expect((await store.getTimeseries(hive('a'), 'datasetProfile')).map((point) => point.timestampMillis)).toEqual([
+      200,
+    ]);
+    await restate({ aspect: 'datasetProfile', limit: 10 });
+    expect(decoded()).toHaveLength(1);
+  });
+});
