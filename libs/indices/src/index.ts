@@ -57,3 +57,21 @@ export { SqliteAuditIndex } from './sqlite-audit-index';
 export type { SqliteAuditIndexOptions } from './sqlite-audit-index';
 export { auditIndexName, ElasticsearchAuditIndex } from './elasticsearch-audit-index';
 export type { ElasticsearchAuditIndexOptions } from './elasticsearch-audit-index';
+export { formatTaskId, TIMESERIES_MAX_LIMIT, timeseriesIndexName } from './timeseries-index';
+export type {
+  TaskCounters,
+  TaskId,
+  TaskStatus,
+  TimeseriesAspectRef,
+  TimeseriesChange,
+  TimeseriesIndex,
+  TimeseriesIndexSize,
+  TimeseriesPoint,
+  TimeseriesQuery,
+  TruncationRequest,
+} from './timeseries-index';
+export { SqliteTimeseriesIndex } from './sqlite-timeseries-index';
+export type { SqliteTimeseriesIndexOptions } from './sqlite-timeseries-index';
+export { ElasticsearchTimeseriesIndex } from './elasticsearch-timeseries-index';
+export type { ElasticsearchTimeseriesIndexOptions } from './elasticsearch-timeseries-index';
+export { criterionSchema, filterSchema } from './filter-schema';

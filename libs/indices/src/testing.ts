@@ -616,3 +616,4 @@ export {
   type SearchIndexUnderTest,
 } from './search-index-contract';
 export { describeAuditIndexContract, type AuditIndexContractFactory } from './audit-index-contract';
+export { describeTimeseriesIndexContract, type TimeseriesIndexContractFactory } from './timeseries-index-contract';

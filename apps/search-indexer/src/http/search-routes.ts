@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { BadRequestError, ValidationError } from '@strata/model';
 import { defineRoute, restliListParam, type Route } from '@strata/http';
-import {
-  CONDITIONS,
-  MAX_PAGE_SIZE,
-  type Criterion,
-  type Filter,
-  type GraphIndex,
-  type SearchIndex,
-} from '@strata/indices';
+import { filterSchema, MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
 import type { ProcessorProgressReport } from '@strata/change-log';
 
 const pageNumber = (name: string) =>
@@ -19,39 +12,6 @@ const pageNumber = (name: string) =>
 
 const pageSize = (name: string) =>
   pageNumber(name).max(MAX_PAGE_SIZE, `Result count exceeds limit of ${MAX_PAGE_SIZE}`);
-
-/** DataHub's `Criterion`: `value` (its older form) or `values` (current DataHub's), `condition` EQUAL by default. */
-const criterionSchema = z
-  .object({
-    field: z.string().min(1),
-    value: z.string().optional(),
-    values: z.array(z.string()).optional(),
-    condition: z
-      .string()
-      .default('EQUAL')
-      .refine((condition) => (CONDITIONS as readonly string[]).includes(condition), {
-        error: (issue) => `Unsupported condition: ${String(issue.input)} (one of ${CONDITIONS.join(', ')})`,
-      }),
-    negated: z.boolean().default(false),
-  })
-  .transform((criterion): Criterion => ({
-    field: criterion.field,
-    values: criterion.values ?? (criterion.value === undefined ? [] : [criterion.value]),
-    condition: criterion.condition as Criterion['condition'],
-    negated: criterion.negated,
-  }));
-
-/** DataHub's `Filter`: `or` of `{and}` groups, or the deprecated `criteria` (one AND group). */
-const filterSchema = z
-  .object({
-    or: z.array(z.object({ and: z.array(criterionSchema) })).optional(),
-    criteria: z.array(criterionSchema).optional(),
-  })
-  .strict()
-  .transform((filter): Filter => [
-    ...(filter.or ?? []).map((group) => group.and),
-    ...(filter.criteria === undefined || filter.criteria.length === 0 ? [] : [filter.criteria]),
-  ]);
 
 const optionalFilter = filterSchema.nullish().transform((filter) => filter ?? []);
 

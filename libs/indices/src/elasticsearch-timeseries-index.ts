@@ -1,0 +1,504 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+
+import {
+  clientOf,
+  ensureIndex,
+  errorType,
+  indexPrefixOf,
+  type ElasticsearchConnection,
+} from './elasticsearch-connection';
+import { valueNumber } from './search-documents';
+import type { Criterion, Filter } from './search-index';
+import {
+  formatTaskId,
+  timeseriesIndexName,
+  type TaskCounters,
+  type TaskId,
+  type TaskStatus,
+  type TimeseriesAspectRef,
+  type TimeseriesChange,
+  type TimeseriesIndex,
+  type TimeseriesIndexSize,
+  type TimeseriesPoint,
+  type TimeseriesQuery,
+  type TruncationRequest,
+} from './timeseries-index';
+import {
+  checkPoint,
+  checkTimeseriesQuery,
+  checkTruncation,
+  indicesOf,
+  indicesOfEntity,
+  initialCounters,
+  knownIndex,
+  TIME_FIELD,
+} from './timeseries-requests';
+
+/** Options of {@link ElasticsearchTimeseriesIndex}. */
+export type ElasticsearchTimeseriesIndexOptions = ElasticsearchConnection & {
+  /**
+   * Prepended to every index name with `_` (`<prefix>_dataset_datasetprofileaspect_v1`, DataHub's `INDEX_PREFIX`),
+   * lowercased. Default: none.
+   */
+  readonly indexPrefix?: string;
+  /** Every timeseries aspect of the registry: one index each, created at open. */
+  readonly aspects: readonly TimeseriesAspectRef[];
+  /**
+   * The `refresh` of every bulk write. Default `wait_for`: a write resolves once queries see it. `false` lets a heavy
+   * ingest go faster, its points visible within the index's refresh interval (one second by default).
+   */
+  readonly refresh?: boolean | 'wait_for';
+};
+
+type Query = estypes.QueryDslQueryContainer;
+
+/** The longest keyword indexed (Lucene's term limit is 32,766 bytes); a longer string is kept but not searchable. */
+const MAX_KEYWORD_LENGTH = 8191;
+
+/**
+ * The keys of a document that are not among the point's fields (a field of the same name would be lost: none of the
+ * registry's is). `pointId` repeats `_id`, which recent Elasticsearch versions refuse to sort on.
+ */
+const DOCUMENT_KEYS = ['urn', 'timestampMillis', '@timestamp', 'event', 'systemMetadata', 'isExploded', 'pointId'];
+
+/** A point's document: DataHub's timeseries document, and the point's fields at its top level. */
+interface TimeseriesDocument {
+  readonly urn: string;
+  readonly timestampMillis: number;
+  readonly '@timestamp': number;
+  readonly event: unknown;
+  readonly systemMetadata?: unknown;
+  readonly isExploded: boolean;
+  readonly pointId: string;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Settings and mappings of every timeseries index, close to DataHub's: the identifying fields as keywords, the times
+ * as dates, the value (`event`) and system metadata kept in `_source` only, and any other string field (the aspect's
+ * `@TimeseriesField`s) a keyword. Numbers map dynamically (`long`, or `double` rather than the lossy default
+ * `float`); date detection is off, so that a string that looks like a date stays a keyword.
+ */
+export function timeseriesIndexDefinition(): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
+  const keyword: estypes.MappingProperty = { type: 'keyword', ignore_above: MAX_KEYWORD_LENGTH };
+  return {
+    settings: { number_of_shards: 1 },
+    mappings: {
+      date_detection: false,
+      dynamic_templates: [
+        { strings: { match_mapping_type: 'string', mapping: keyword } },
+        { doubles: { match_mapping_type: 'double', mapping: { type: 'double' } } },
+      ],
+      properties: {
+        urn: keyword,
+        pointId: keyword,
+        runId: keyword,
+        messageId: keyword,
+        eventGranularity: keyword,
+        partitionSpec: { properties: { partition: keyword } },
+        '@timestamp': { type: 'date' },
+        timestampMillis: { type: 'date' },
+        event: { type: 'object', enabled: false },
+        systemMetadata: { type: 'object', enabled: false },
+        isExploded: { type: 'boolean' },
+      },
+    },
+  };
+}
+
+/**
+ * The scale timeseries indices: Elasticsearch, one index per (entity type, aspect) named and shaped as DataHub's
+ * (`<prefix>_<entity>_<aspect>aspect_v1`), a document per point under the point's id, with the semantics of the port
+ * (`timeseries-index.ts`) that the SQLite adapter also implements. Plain Query DSL of Elasticsearch 8 and 9.
+ *
+ * - **Writes.** The puts between two deletes go as one `_bulk` of `index` operations; an item the cluster rejects
+ *   rejects the call, naming the points (the others stay written; applying them again is harmless). A delete is a
+ *   `_delete_by_query` (conflicts proceeding, refreshed), so the puts before it are refreshed first, whatever
+ *   `refresh` says, for it to see them. A call is not atomic across requests; replaying it converges.
+ * - **Queries.** A `bool` filter on the URN, the time range and the filter (`terms`, case-insensitive `wildcard`,
+ *   `range`, `exists`; a negated criterion as `must_not`), exploded documents (DataHub's `isExploded`) left out; sorted
+ *   by the requested field (missing values last), then `timestampMillis` desc and `pointId` asc. A value that is not a
+ *   number, compared with a numeric field, is refused by the cluster.
+ * - **Truncations** are delete-by-query tasks of the cluster (`wait_for_completion=false`), their status read from the
+ *   tasks API, which keeps it once they finished. `timeoutSeconds` becomes the request's `timeout`, which bounds how
+ *   long each batch waits for its shards, not the task: a task on Elasticsearch does not stop for it.
+ */
+export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
+  private readonly client: Client;
+  private readonly ownsClient: boolean;
+  private readonly prefix: string;
+  private readonly indices: ReadonlyMap<string, TimeseriesAspectRef>;
+  private readonly refresh: boolean | 'wait_for';
+  private closed = false;
+
+  constructor(options: ElasticsearchTimeseriesIndexOptions) {
+    this.prefix = indexPrefixOf(options.indexPrefix);
+    this.indices = indicesOf(options.aspects, this.prefix);
+    this.refresh = options.refresh ?? 'wait_for';
+    const { client, owned } = clientOf(options);
+    this.client = client;
+    this.ownsClient = owned;
+  }
+
+  /** Opens the indices: builds the handle, then creates each index or adds its mappings. Closes the handle on failure. */
+  static async open(options: ElasticsearchTimeseriesIndexOptions): Promise<ElasticsearchTimeseriesIndex> {
+    const index = new ElasticsearchTimeseriesIndex(options);
+    try {
+      const definition = timeseriesIndexDefinition();
+      await Promise.all([...index.indices.keys()].map((name) => ensureIndex(index.client, name, definition)));
+    } catch (error) {
+      await index.close();
+      throw error;
+    }
+    return index;
+  }
+
+  indexName(entity: string, aspect: string): string {
+    return timeseriesIndexName(entity, aspect, this.prefix);
+  }
+
+  async apply(changes: readonly TimeseriesChange[]): Promise<void> {
+    this.assertOpen();
+    // Every request built before any is sent, so that a list with a change refused changes nothing.
+    const requests: Request[] = [];
+    for (const change of changes) {
+      const last = requests.at(-1);
+      if (change.kind === 'put') {
+        const operations = [
+          { index: { _index: this.index(change.point.entity, change.point.aspect), _id: change.point.id } },
+          documentOf(change.point),
+        ];
+        if (last?.kind === 'bulk') {
+          last.operations.push(...operations);
+          last.ids.push(change.point.id);
+        } else {
+          requests.push({ kind: 'bulk', operations, ids: [change.point.id] });
+        }
+        continue;
+      }
+      const urn: Query = { term: { urn: change.urn } };
+      if (change.kind === 'deleteRange') {
+        const range = timeRange(change.startTimeMillis, change.endTimeMillis);
+        requests.push({
+          kind: 'delete',
+          indices: [this.index(change.entity, change.aspect)],
+          query: range === undefined ? urn : { bool: { filter: [urn, range] } },
+        });
+      } else {
+        requests.push({ kind: 'delete', indices: indicesOfEntity(this.indices, change.entity), query: urn });
+      }
+    }
+    for (const [position, request] of requests.entries()) {
+      if (request.kind === 'delete') {
+        await this.deleteByQuery(request.indices, request.query);
+      } else {
+        // A delete after the puts must see them: they are refreshed, whatever `refresh` says.
+        const beforeDelete = position < requests.length - 1;
+        await this.write(request, beforeDelete && this.refresh === false ? true : this.refresh);
+      }
+    }
+  }
+
+  async query(query: TimeseriesQuery): Promise<readonly TimeseriesPoint[]> {
+    this.assertOpen();
+    const { filter, sortField } = checkTimeseriesQuery(query);
+    const index = this.index(query.entity, query.aspect);
+    const range = timeRange(query.startTimeMillis, query.endTimeMillis);
+    const filterClause = filterQuery(filter);
+    const sort: estypes.SortCombinations[] = [{ timestampMillis: { order: 'desc' } }, { pointId: { order: 'asc' } }];
+    if (query.sort !== undefined && sortField !== undefined) {
+      const order = query.sort.order === 'ASCENDING' ? 'asc' : 'desc';
+      // A field no document has is not mapped: sorting on it would be refused.
+      sort.unshift({ [sortField]: { order, unmapped_type: 'keyword' } });
+    }
+    const response = await this.client.search<TimeseriesDocument>({
+      index,
+      query: {
+        bool: {
+          filter: [
+            { term: { urn: query.urn } },
+            ...(range === undefined ? [] : [range]),
+            ...(filterClause === undefined ? [] : [filterClause]),
+          ],
+          must_not: [{ term: { isExploded: true } }],
+        },
+      },
+      sort,
+      size: query.limit,
+      track_total_hits: false,
+    });
+    return response.hits.hits.flatMap((hit) =>
+      hit._source === undefined ? [] : [pointOf(query.entity, query.aspect, hit._source)],
+    );
+  }
+
+  async count(entity: string, aspect: string, endTimeMillis?: number): Promise<number> {
+    this.assertOpen();
+    const response = await this.client.count({
+      index: this.index(entity, aspect),
+      ...(endTimeMillis === undefined ? {} : { query: { range: { timestampMillis: { lte: endTimeMillis } } } }),
+    });
+    return response.count;
+  }
+
+  async sizes(): Promise<readonly TimeseriesIndexSize[]> {
+    this.assertOpen();
+    const response = await this.client.indices.stats({
+      index: `${this.prefix === '' ? '' : `${this.prefix}_`}*aspect_v1`,
+      metric: 'store',
+    });
+    const stats = response.indices ?? {};
+    return [...this.indices].map(([name, ref]) => ({
+      indexName: name,
+      entity: ref.entity,
+      aspect: ref.aspect,
+      bytes: stats[name]?.primaries?.store?.size_in_bytes ?? 0,
+    }));
+  }
+
+  async startTruncation(request: TruncationRequest): Promise<TaskId> {
+    this.assertOpen();
+    checkTruncation(request);
+    const response = await this.client.deleteByQuery({
+      index: this.index(request.entity, request.aspect),
+      query: { range: { timestampMillis: { lte: request.endTimeMillis } } },
+      wait_for_completion: false,
+      conflicts: 'proceed',
+      scroll_size: request.batchSize,
+      ...(request.timeoutSeconds === undefined ? {} : { timeout: `${request.timeoutSeconds}s` }),
+      refresh: true,
+    });
+    if (response.task === undefined) throw new Error('Elasticsearch started a delete-by-query without a task id');
+    return parseTaskId(response.task);
+  }
+
+  async taskStatus(task: TaskId): Promise<TaskStatus | undefined> {
+    this.assertOpen();
+    let response: estypes.TasksGetResponse;
+    try {
+      response = await this.client.tasks.get({ task_id: formatTaskId(task) });
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+    return statusOf(response);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsClient) await this.client.close();
+  }
+
+  /** One bulk of puts; rejects naming the points the cluster refused. */
+  private async write(request: BulkRequest, refresh: boolean | 'wait_for'): Promise<void> {
+    const response = await this.client.bulk({ operations: request.operations, refresh });
+    if (!response.errors) return;
+    const failures = response.items.flatMap((item, position) => {
+      const error = item.index?.error;
+      return error === undefined ? [] : [`${request.ids[position] ?? '?'} (${error.type}: ${error.reason ?? ''})`];
+    });
+    throw new Error(
+      `Elasticsearch rejected ${failures.length} of ${request.ids.length} timeseries points: ${failures
+        .slice(0, 10)
+        .join('; ')}${failures.length > 10 ? '; …' : ''}`,
+    );
+  }
+
+  private async deleteByQuery(indices: readonly string[], query: Query): Promise<void> {
+    if (indices.length === 0) return;
+    await this.client.deleteByQuery({ index: [...indices], query, conflicts: 'proceed', refresh: true });
+  }
+
+  private index(entity: string, aspect: string): string {
+    return knownIndex(this.indices, entity, aspect, this.prefix);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('ElasticsearchTimeseriesIndex is closed');
+  }
+}
+
+/** The requests of an `apply`: the puts between two deletes as one bulk, each delete a delete-by-query. */
+type Request = BulkRequest | { readonly kind: 'delete'; readonly indices: readonly string[]; readonly query: Query };
+
+interface BulkRequest {
+  readonly kind: 'bulk';
+  readonly operations: unknown[];
+  /** The point of each pair of operations. */
+  readonly ids: string[];
+}
+
+function documentOf(point: TimeseriesPoint): TimeseriesDocument {
+  checkPoint(point);
+  return {
+    ...point.fields,
+    urn: point.urn,
+    timestampMillis: point.timestampMillis,
+    '@timestamp': point.timestampMillis,
+    // Parsed, so that it is an object the mapping keeps unindexed; `_source` keeps its keys in their order.
+    event: JSON.parse(point.value) as unknown,
+    ...(point.systemMetadata === undefined ? {} : { systemMetadata: JSON.parse(point.systemMetadata) as unknown }),
+    isExploded: false,
+    pointId: point.id,
+  };
+}
+
+function pointOf(entity: string, aspect: string, document: TimeseriesDocument): TimeseriesPoint {
+  const fields = Object.fromEntries(
+    Object.entries(document).filter(([key]) => !DOCUMENT_KEYS.includes(key)),
+  ) as TimeseriesPoint['fields'];
+  return {
+    entity,
+    aspect,
+    id: document.pointId,
+    urn: document.urn,
+    timestampMillis: document.timestampMillis,
+    value: JSON.stringify(document.event),
+    systemMetadata: document.systemMetadata === undefined ? undefined : JSON.stringify(document.systemMetadata),
+    fields,
+  };
+}
+
+/** `timestampMillis` within the inclusive bounds; undefined when both are open. */
+function timeRange(start: number | undefined, end: number | undefined): Query | undefined {
+  if (start === undefined && end === undefined) return undefined;
+  return {
+    range: {
+      timestampMillis: { ...(start === undefined ? {} : { gte: start }), ...(end === undefined ? {} : { lte: end }) },
+    },
+  };
+}
+
+/** `<node>:<number>`; the node id never holds a colon. */
+function parseTaskId(task: string): TaskId {
+  const colon = task.lastIndexOf(':');
+  const number = Number(task.slice(colon + 1));
+  if (colon <= 0 || !Number.isSafeInteger(number))
+    throw new Error(`Elasticsearch answered a malformed task id ${task}`);
+  return { nodeId: task.slice(0, colon), number };
+}
+
+function isNotFound(error: unknown): boolean {
+  const status = (error as { meta?: { statusCode?: unknown } } | null)?.meta?.statusCode;
+  return status === 404 || errorType(error) === 'resource_not_found_exception';
+}
+
+/**
+ * A task as the port reports it. A finished delete-by-query that timed out or failed on some documents (its
+ * `response`) failed, as one that raised an `error`.
+ */
+function statusOf(response: estypes.TasksGetResponse): TaskStatus {
+  const status = (response.task.status ?? {}) as Partial<TaskCounters> & { retries?: Partial<TaskCounters['retries']> };
+  const initial = initialCounters(0);
+  const counters: TaskCounters = {
+    ...initial,
+    ...Object.fromEntries(
+      Object.entries(status).filter(([key, value]) => key in initial && key !== 'retries' && typeof value === 'number'),
+    ),
+    retries: { bulk: status.retries?.bulk ?? 0, search: status.retries?.search ?? 0 },
+  };
+  const error = errorOf(response);
+  return {
+    task: { nodeId: response.task.node, number: response.task.id },
+    completed: response.completed,
+    runTimeNanos: response.task.running_time_in_nanos,
+    status: counters,
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+function errorOf(response: estypes.TasksGetResponse): TaskStatus['error'] {
+  if (response.error !== undefined) {
+    return { type: response.error.type, reason: response.error.reason ?? '' };
+  }
+  const result = response.response as
+    { timed_out?: boolean; failures?: { cause?: { type?: string; reason?: string } }[] } | undefined;
+  if (result?.timed_out === true) return { type: 'timeout', reason: 'a batch of the delete-by-query timed out' };
+  const failure = result?.failures?.[0];
+  if (failure === undefined) return undefined;
+  return {
+    type: failure.cause?.type ?? 'exception',
+    reason: `${result?.failures?.length ?? 0} documents failed: ${failure.cause?.reason ?? ''}`,
+  };
+}
+
+// --- Filters -----------------------------------------------------------------------------------------------------------
+
+/** OR of AND groups (resolved). Undefined when it filters nothing: no groups, or a group without criteria. */
+function filterQuery(filter: Filter): Query | undefined {
+  if (filter.length === 0 || filter.some((group) => group.length === 0)) return undefined;
+  const groups = filter.map((group): Query => {
+    const positive: Query[] = [];
+    const negative: Query[] = [];
+    for (const criterion of group) {
+      const { query, negate } = criterionQuery(criterion);
+      (negate ? negative : positive).push(query);
+    }
+    return {
+      bool: {
+        ...(positive.length === 0 ? {} : { filter: positive }),
+        ...(negative.length === 0 ? {} : { must_not: negative }),
+      },
+    };
+  });
+  return groups.length === 1 ? groups[0] : { bool: { should: groups, minimum_should_match: 1 } };
+}
+
+const RANGES = {
+  GREATER_THAN: 'gt',
+  GREATER_THAN_OR_EQUAL_TO: 'gte',
+  LESS_THAN: 'lt',
+  LESS_THAN_OR_EQUAL_TO: 'lte',
+} as const;
+
+/** A criterion as a query matching the points it keeps, or (`negate`) those it drops. */
+function criterionQuery(criterion: Criterion): { query: Query; negate: boolean } {
+  const field = criterion.field;
+  // The time is a date: its values go as numbers (epoch milliseconds), which a date field reads as such.
+  const typed = (value: string): string | number => (field === TIME_FIELD ? (valueNumber(value) ?? value) : value);
+  const matches = (query: Query): { query: Query; negate: boolean } => ({ query, negate: criterion.negated });
+  const wildcard = (pattern: (value: string) => string): Query =>
+    anyOf(
+      criterion.values.map((value) => ({
+        wildcard: { [field]: { value: pattern(literal(value)), case_insensitive: true } },
+      })),
+    );
+  switch (criterion.condition) {
+    case 'EQUAL':
+    case 'IN':
+      return matches({ terms: { [field]: criterion.values.map(typed) } });
+    case 'CONTAIN':
+      return matches(wildcard((value) => `*${value}*`));
+    case 'START_WITH':
+      return matches(wildcard((value) => `${value}*`));
+    case 'END_WITH':
+      return matches(wildcard((value) => `*${value}`));
+    case 'GREATER_THAN':
+    case 'GREATER_THAN_OR_EQUAL_TO':
+    case 'LESS_THAN':
+    case 'LESS_THAN_OR_EQUAL_TO': {
+      const operator = RANGES[criterion.condition];
+      return matches(anyOf(criterion.values.map((value) => ({ range: { [field]: { [operator]: typed(value) } } }))));
+    }
+    case 'EXISTS':
+      return matches({ exists: { field } });
+    case 'IS_NULL':
+      return { query: { exists: { field } }, negate: !criterion.negated };
+  }
+}
+
+/** Points matching any of the queries; none for no query. */
+function anyOf(queries: readonly Query[]): Query {
+  const [first, ...rest] = queries;
+  if (first === undefined) return { match_none: {} };
+  return rest.length === 0 ? first : { bool: { should: [...queries], minimum_should_match: 1 } };
+}
+
+/** Text matched literally by a wildcard value. */
+function literal(text: string): string {
+  return text.replace(/[\\*?]/g, '\\$&');
+}

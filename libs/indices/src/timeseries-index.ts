@@ -1,0 +1,162 @@
+import type { Filter } from './search-index';
+
+/**
+ * The timeseries indices: one per (entity type, timeseries aspect), named as DataHub names them
+ * (`<prefix_><entity>_<aspect>aspect_v1`, lowercased: `dataset_datasetusagestatisticsaspect_v1`), holding one document
+ * per point. The timeseries indexer keeps them (embedded: one SQLite table per index; at scale: one Elasticsearch index
+ * each) from the timeseries change logs, and serves `getTimeseriesAspectValues`, the index sizes and the truncations.
+ *
+ * Invariants every adapter guarantees (and `describeTimeseriesIndexContract` checks):
+ * - **Idempotent writes.** A point is identified by its `id` within its index (see `timeseriesPointId`): writing a
+ *   point again replaces it. A resolved `apply` is durable, and every later read sees it.
+ * - **Order.** A query answers points newest first (`timestampMillis` descending, then `id` ascending), or in the order
+ *   of the requested sort field, ties broken the same way.
+ * - **Bounds.** `startTimeMillis` and `endTimeMillis` are both inclusive; truncation removes points with
+ *   `timestampMillis <= endTimeMillis`.
+ * - **Filters** are OR-of-AND groups over the point's fields ({@link TimeseriesPoint.fields}, plus `urn`, `runId`,
+ *   `messageId`, `timestampMillis`, `eventGranularity` and `partitionSpec.partition`), with the search filter's
+ *   conditions; a condition on a field the point lacks fails (and passes negated), as on Elasticsearch.
+ * - **Tasks** (truncation) are durable: a task's status survives a restart, and a task a crash interrupted reports that
+ *   it failed; it never vanishes.
+ */
+export interface TimeseriesIndex {
+  /** The name of the index of (entity type, aspect), with the configured prefix. */
+  indexName(entity: string, aspect: string): string;
+  /** Applies changes in order. Resolves once they are durable and visible to queries. */
+  apply(changes: readonly TimeseriesChange[]): Promise<void>;
+  /** Points of one entity in one index, newest first, at most `limit`. */
+  query(query: TimeseriesQuery): Promise<readonly TimeseriesPoint[]>;
+  /** How many points the index holds, all of them or those with `timestampMillis <= endTimeMillis`. */
+  count(entity: string, aspect: string, endTimeMillis?: number): Promise<number>;
+  /** One record per index the adapter was opened for (every timeseries aspect of the registry), with its size on disk. */
+  sizes(): Promise<readonly TimeseriesIndexSize[]>;
+  /**
+   * Starts removing the points of one index with `timestampMillis <= endTimeMillis`, in batches of `batchSize`, as an
+   * asynchronous task; resolves with the task's id at once.
+   */
+  startTruncation(request: TruncationRequest): Promise<TaskId>;
+  /** The status of a task this index ran or runs; undefined when it knows no such task. */
+  taskStatus(task: TaskId): Promise<TaskStatus | undefined>;
+  close(): Promise<void>;
+}
+
+/** The (entity type, aspect) pairs an index is opened for: every timeseries aspect of the registry. */
+export interface TimeseriesAspectRef {
+  /** Entity type name as the registry writes it (`dataset`, `dataJob`). */
+  readonly entity: string;
+  /** Aspect name as the registry writes it (`datasetUsageStatistics`). */
+  readonly aspect: string;
+}
+
+/** One point: one value of a timeseries aspect of one entity, as the change log carried it. */
+export interface TimeseriesPoint {
+  readonly entity: string;
+  readonly aspect: string;
+  /** Unique within the index; the same point written twice has the same id. */
+  readonly id: string;
+  readonly urn: string;
+  readonly timestampMillis: number;
+  /** The aspect value, serialized JSON, exactly as the change log carried it. */
+  readonly value: string;
+  /** The change log's system metadata, serialized JSON. */
+  readonly systemMetadata: string | undefined;
+  /**
+   * The point's fields that filters and sorts may name: the aspect's `@TimeseriesField`s at top level (`pipelineName`,
+   * `uniqueUserCount`), plus `runId`, `messageId`, `eventGranularity` (its JSON) and `partitionSpec.partition`. Strings
+   * compare as keywords, numbers as numbers, booleans as `true`/`false`.
+   */
+  readonly fields: Readonly<Record<string, string | number | boolean>>;
+}
+
+export type TimeseriesChange =
+  | { readonly kind: 'put'; readonly point: TimeseriesPoint }
+  /** Removes the points of one entity in one index whose timestamp lies in the inclusive range (a missing bound: open). */
+  | {
+      readonly kind: 'deleteRange';
+      readonly entity: string;
+      readonly aspect: string;
+      readonly urn: string;
+      readonly startTimeMillis?: number | undefined;
+      readonly endTimeMillis?: number | undefined;
+    }
+  /** Removes every point of one entity, in every index of its type. */
+  | { readonly kind: 'deleteEntity'; readonly entity: string; readonly urn: string };
+
+export interface TimeseriesQuery {
+  readonly entity: string;
+  readonly aspect: string;
+  readonly urn: string;
+  readonly startTimeMillis?: number | undefined;
+  readonly endTimeMillis?: number | undefined;
+  readonly filter?: Filter | undefined;
+  /** Ascending or descending by one field instead of newest first. */
+  readonly sort?: { readonly field: string; readonly order: 'ASCENDING' | 'DESCENDING' } | undefined;
+  /** 0 to {@link TIMESERIES_MAX_LIMIT}. */
+  readonly limit: number;
+}
+
+/** The most points one query answers, as DataHub's timeseries service. */
+export const TIMESERIES_MAX_LIMIT = 10_000;
+
+export interface TimeseriesIndexSize {
+  readonly indexName: string;
+  readonly entity: string;
+  readonly aspect: string;
+  /** Bytes on disk of the primary copy. */
+  readonly bytes: number;
+}
+
+export interface TruncationRequest {
+  readonly entity: string;
+  readonly aspect: string;
+  /** Inclusive. */
+  readonly endTimeMillis: number;
+  /** Points removed per batch, at least 1. */
+  readonly batchSize: number;
+  /** The task stops (and reports that it timed out) after this long; undefined: no limit. */
+  readonly timeoutSeconds?: number | undefined;
+}
+
+/** A task's id as Elasticsearch writes it: `<nodeId>:<number>`. */
+export interface TaskId {
+  readonly nodeId: string;
+  readonly number: number;
+}
+
+/**
+ * A task's status in Elasticsearch's terms (the tasks API): whether it completed, how long it has run, and the
+ * counters of a delete-by-query. `error` is set when it failed (a crash interrupted it, it timed out, the engine failed).
+ */
+export interface TaskStatus {
+  readonly task: TaskId;
+  readonly completed: boolean;
+  readonly runTimeNanos: number;
+  readonly status: TaskCounters;
+  readonly error?: { readonly type: string; readonly reason: string } | undefined;
+}
+
+/** The counters of a delete-by-query or reindex task, with Elasticsearch's names. */
+export interface TaskCounters {
+  readonly total: number;
+  readonly updated: number;
+  readonly created: number;
+  readonly deleted: number;
+  readonly batches: number;
+  readonly version_conflicts: number;
+  readonly noops: number;
+  readonly retries: { readonly bulk: number; readonly search: number };
+  readonly throttled_millis: number;
+  readonly requests_per_second: number;
+  readonly throttled_until_millis: number;
+}
+
+/** `<prefix_><entity>_<aspect>aspect_v1`, lowercased, as DataHub names a timeseries index. */
+export function timeseriesIndexName(entity: string, aspect: string, prefix = ''): string {
+  const base = `${entity}_${aspect}`.toLowerCase();
+  return `${prefix === '' ? '' : `${prefix}_`}${base}aspect_v1`;
+}
+
+/** `<nodeId>:<number>`. */
+export function formatTaskId(task: TaskId): string {
+  return `${task.nodeId}:${task.number}`;
+}
