@@ -10,7 +10,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   moduleNameMapper: {
     '^@strata/schemas$': '<rootDir>/schemas/index.js',
-    '^@strata/(gateway|metadata-writer|search-indexer|audit)$': '<rootDir>/apps/$1/src/index.ts',
+    '^@strata/(gateway|metadata-writer|search-indexer|audit|timeseries-indexer|operations)$': '<rootDir>/apps/$1/src/index.ts',
     '^@strata/testing/specifications$': '<rootDir>/libs/testing/src/specifications.ts',
     '^@strata/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing.ts',
     '^@strata/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',

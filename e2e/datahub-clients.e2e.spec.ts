@@ -127,7 +127,7 @@ describe.each(deploymentNames)('%s', (deployment) => {
     expect(response.json).toMatchObject({
       noCode: 'true',
       patchCapable: true,
-      statefulIngestionCapable: false,
+      statefulIngestionCapable: true,
       versions: { 'acryldata/datahub': { version: 'v1.0.0' }, strata: { version: expect.any(String) as unknown } },
       datahub: { serverType: 'prod' },
     });

@@ -22,7 +22,7 @@ import { resolveSecrets } from './auth/secrets';
 import { SecurityView, systemContext } from './auth/security-view';
 import type { GatewayConfig } from './config';
 import { createGatewayService } from './gateway-service';
-import { STRATA_CAPABILITIES } from './http/config-routes';
+import { capabilitiesOf } from './http/config-routes';
 import type { ReadModel } from './ingest/proposal-submitter';
 
 /** The settings {@link composeGateway} reads: the gateway's own, wherever it runs. */
@@ -120,7 +120,7 @@ export function composeGateway(
     outcomeTimeoutMs: settings.INGEST_TIMEOUT_MS,
     maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
     maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
-    capabilities: STRATA_CAPABILITIES,
+    capabilities: capabilitiesOf(peers.routes),
     strataVersion: STRATA_VERSION,
     bootstrap: bootstrapProposals(registry),
     auth: {

@@ -98,7 +98,9 @@ export const gatewayConfigSchema = z.object({
     .describe("The system client's secret; required, and the same for every process of a deployment."),
   SERVICE_URLS: z
     .string()
-    .default('http://127.0.0.1:8081,http://127.0.0.1:8082')
+    .default(
+      'http://127.0.0.1:8081,http://127.0.0.1:8082,http://127.0.0.1:8083,http://127.0.0.1:8084,http://127.0.0.1:8085',
+    )
     .transform((value) =>
       value
         .split(',')
@@ -107,7 +109,7 @@ export const gatewayConfigSchema = z.object({
     )
     .pipe(z.array(z.url({ error: 'must be a comma-separated list of http(s) URLs' })))
     .describe(
-      'Comma-separated base URLs of the services behind the gateway (by default the metadata-writer, then the search indexer). Each tells the gateway its name, the routes it owns and the read models it keeps; a service left out is neither routed to nor waited for.',
+      'Comma-separated base URLs of the services behind the gateway (by default the metadata-writer, the search indexer, the audit service, the timeseries indexer and the operations service, on their default ports). Each tells the gateway its name, the routes it owns and the read models it keeps; a service left out is neither routed to nor waited for.',
     ),
   FORWARD_TIMEOUT_MS: env
     .integer(100, 600_000)

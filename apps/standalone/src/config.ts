@@ -4,6 +4,7 @@ import { authConfig, ingestConfig } from '@strata/gateway';
 import { writerConfig } from '@strata/metadata-writer';
 import { searchIndexerConfig } from '@strata/search-indexer';
 import { auditConfig } from '@strata/audit';
+import { timeseriesIndexerConfig } from '@strata/timeseries-indexer';
 
 /**
  * Configuration of the standalone process, from environment variables: the services' own settings, composed. Every
@@ -20,6 +21,7 @@ export const standaloneConfigSchema = z.object({
   ...writerConfig,
   ...searchIndexerConfig,
   ...auditConfig,
+  ...timeseriesIndexerConfig,
 });
 
 export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

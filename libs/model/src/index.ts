@@ -44,7 +44,13 @@ export {
 } from './aspect-patch';
 export { withCustomModels } from './custom-models';
 export { createEntityRegistry, type AspectSpec, type EntityRegistry, type EntitySpec } from './entity-registry';
-export { partitionSpecOf, timeseriesFieldNames, timeseriesFieldsOf, timeseriesPointId } from './timeseries-points';
+export {
+  partitionSpecOf,
+  timeseriesAspectNamed,
+  timeseriesFieldNames,
+  timeseriesFieldsOf,
+  timeseriesPointId,
+} from './timeseries-points';
 export {
   DEFAULT_MAX_ASPECT_BYTES,
   MAX_JSON_NESTING_DEPTH,

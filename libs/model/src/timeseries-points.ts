@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from './aspect-validator';
-import type { AspectSpec } from './entity-registry';
+import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
+import { BadRequestError } from './errors';
 
 /**
  * A point of a timeseries aspect is identified as DataHub identifies its document: by the entity, the timestamp, the
@@ -95,4 +96,31 @@ function canonicalJson(value: unknown): string {
     const entries = Object.entries(nested as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return Object.fromEntries(entries);
   });
+}
+
+/**
+ * The timeseries aspect a request names, entity type and aspect each in any case, as DataHub takes them (its registry
+ * lookup ignores case, and its index names are lowercase: getIndexSizes answers `datasetusagestatistics`). A 400 with
+ * DataHub's text for an unknown entity type; with the reason for an unknown or versioned aspect.
+ */
+export function timeseriesAspectNamed(
+  registry: EntityRegistry,
+  entityName: string,
+  aspectName: string,
+): { readonly entity: EntitySpec; readonly aspect: AspectSpec } {
+  const entity =
+    registry.entity(entityName) ??
+    registry.entities().find((candidate) => candidate.name.toLowerCase() === entityName.toLowerCase());
+  if (entity === undefined)
+    throw new BadRequestError(`Failed to find entity with name ${entityName} in EntityRegistry`);
+  const aspect =
+    entity.aspect(aspectName) ??
+    entity.aspects.find((candidate) => candidate.name.toLowerCase() === aspectName.toLowerCase());
+  if (aspect === undefined) throw new BadRequestError(`Unknown aspect ${aspectName} for entity ${entity.name}`);
+  if (aspect.kind !== 'timeseries') {
+    throw new BadRequestError(
+      `Aspect ${aspect.name} of entity ${entity.name} is not a timeseries aspect (a versioned aspect is read with GET /aspects)`,
+    );
+  }
+  return { entity, aspect };
 }

@@ -8,13 +8,17 @@ import {
   ElasticsearchAuditIndex,
   ElasticsearchGraphIndex,
   ElasticsearchSearchIndex,
+  ElasticsearchTimeseriesIndex,
   SqliteGraphIndex,
+  SqliteTimeseriesIndex,
   SqliteAuditIndex,
   SqliteSearchIndex,
   type AuditIndex,
   type GraphIndex,
   type SearchIndex,
   type SearchSchema,
+  type TimeseriesAspectRef,
+  type TimeseriesIndex,
 } from '@strata/indices';
 import { lockDataDirectory } from './data-directory-lock';
 import type { LifecycleScope } from './lifecycle';
@@ -155,6 +159,28 @@ export class Engines {
     }
     return this.openEmbedded(scope, service, 'audit index', () => {
       return new SqliteAuditIndex({ path: join(this.dataDir(), `${service}.sqlite`) });
+    });
+  }
+
+  /**
+   * The timeseries indices of `service` (the timeseries indexer), one per (entity type, aspect) of `aspects`: a read
+   * model, so a point is readable once its write resolves.
+   */
+  async openTimeseriesIndex(
+    scope: LifecycleScope,
+    service: string,
+    aspects: readonly TimeseriesAspectRef[],
+  ): Promise<TimeseriesIndex> {
+    if (isSet(this.settings.ELASTICSEARCH_URL)) {
+      const client = await this.elasticsearchClient(scope);
+      return scope.open(
+        'timeseries indices',
+        () => ElasticsearchTimeseriesIndex.open({ client, aspects, ...this.indexPrefix() }),
+        (index) => index.close(),
+      );
+    }
+    return this.openEmbedded(scope, service, 'timeseries indices', () => {
+      return new SqliteTimeseriesIndex({ path: join(this.dataDir(), `${service}.sqlite`), aspects });
     });
   }
 

@@ -32,7 +32,10 @@ export interface RunningDeployment {
   readonly systemClientSecret: string;
   /** The root user's password: configured, or the standalone process's default. */
   readonly rootPassword: string;
-  /** The processes, by service name: `strata`, or `gateway`, `metadata-writer`, `search-indexer` and `audit`. */
+  /**
+   * The processes, by service name: `strata`, or `gateway`, `metadata-writer`, `search-indexer`, `audit`,
+   * `timeseries-indexer` and `operations`.
+   */
   readonly processes: Readonly<Record<string, ServiceProcess>>;
   /** Starts a service again, after it was killed or stopped: same environment, same port. */
   restart(service: string): Promise<ServiceProcess>;
@@ -62,6 +65,7 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
     WRITER_GROUP_ID: `metadata-writer.${namespace}`,
     SEARCH_INDEXER_GROUP_ID: `search-indexer.${namespace}`,
     AUDIT_GROUP_ID: `audit.${namespace}`,
+    TIMESERIES_INDEXER_GROUP_ID: `timeseries-indexer.${namespace}`,
   };
 }
 
@@ -108,10 +112,21 @@ export async function startDeployment(
       const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
       const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });
       const audit = await launch({ entry: 'apps/audit/dist/main.js', name: 'audit', env });
+      const timeseries = await launch({
+        entry: 'apps/timeseries-indexer/dist/main.js',
+        name: 'timeseries-indexer',
+        env,
+      });
+      const operations = await launch({
+        entry: 'apps/operations/dist/main.js',
+        name: 'operations',
+        env: { ...env, OPERATIONS_SERVICE_URLS: `${writer.baseUrl},${timeseries.baseUrl}` },
+      });
+      const services = [writer, indexer, audit, timeseries, operations];
       await launch({
         entry: 'apps/gateway/dist/main.js',
         name: 'gateway',
-        env: { ...env, SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl},${audit.baseUrl}` },
+        env: { ...env, SERVICE_URLS: services.map((service) => service.baseUrl).join(',') },
       });
     } else {
       const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};

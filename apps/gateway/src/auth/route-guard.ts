@@ -12,6 +12,35 @@ const AUDIT_SEARCH: PrivilegeRequirement = [
   [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS],
 ];
 
+/**
+ * The operations, by action: what each needs and DataHub's words for a refusal. Index sizes and task status accept
+ * `MANAGE_SYSTEM_OPERATIONS` too (DataHub's `isAPIOperationsAuthorized`); truncation and restore need their own.
+ */
+const OPERATIONS: Readonly<Record<string, { requirement: PrivilegeRequirement; message: string }>> = {
+  getIndexSizes: {
+    requirement: [
+      [PlatformPrivilege.GET_TIMESERIES_INDEX_SIZES_PRIVILEGE],
+      [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS],
+    ],
+    message: 'User is unauthorized to get index sizes.',
+  },
+  getEsTaskStatus: {
+    requirement: [[PlatformPrivilege.GET_ES_TASK_STATUS_PRIVILEGE], [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS]],
+    message: 'User is unauthorized to get ES task status',
+  },
+  truncateTimeseriesAspect: {
+    requirement: [[PlatformPrivilege.TRUNCATE_TIMESERIES_INDEX_PRIVILEGE]],
+    message: 'User is unauthorized to truncate timeseries index',
+  },
+  restoreIndices: {
+    requirement: [[PlatformPrivilege.RESTORE_INDICES_PRIVILEGE]],
+    message: 'User is unauthorized to restore indices.',
+  },
+};
+
+/** Where the operations answer: DataHub's path, its Cloud docs' and its frontend proxy's. */
+const OPERATIONS_RESOURCES = new Set(['/operations', '/gms/operations', '/api/gms/operations']);
+
 /** Search-like actions, whose entity types are in the body. */
 const SEARCHES = new Set(['search', 'browse', 'autocomplete', 'searchAcrossEntities']);
 
@@ -20,13 +49,33 @@ const SEARCHES = new Set(['search', 'browse', 'autocomplete', 'searchAcrossEntit
  * standalone process, before the route runs), with authentication on, as DataHub checks them: reading an entity or an
  * aspect needs READ on it; searching, browsing and autocompleting need READ on the entity types searched;
  * relationships need LINEAGE READ on the entity; rolling back an ingestion run needs to manage ingestion sources; the
- * indexers' progress needs `MANAGE_SYSTEM_OPERATIONS`; the audit search needs `GET_ANALYTICS_PRIVILEGE` or
- * `MANAGE_SYSTEM_OPERATIONS`, even with authentication off. The gateway's own routes check what they do themselves.
+ * indexers' progress needs `MANAGE_SYSTEM_OPERATIONS`; reading timeseries values needs TIMESERIES READ on the entity;
+ * the audit search needs `GET_ANALYTICS_PRIVILEGE` or `MANAGE_SYSTEM_OPERATIONS`, and each operation its privilege
+ * ({@link OPERATIONS}), even with authentication off. The gateway's own routes check what they do themselves.
  */
 export function createRouteGuard(authorizer: Authorizer): RouteGuard {
   return {
-    needsBody: (route) => route.method === 'POST' && route.resource === '/entities' && SEARCHES.has(route.action ?? ''),
+    needsBody: (route) =>
+      route.method === 'POST' &&
+      ((route.resource === '/entities' && SEARCHES.has(route.action ?? '')) ||
+        (route.resource === '/aspects' && route.action === 'getTimeseriesAspectValues')),
     async check(route, { query, key, body, context }) {
+      // The operations are never open to an anonymous caller either.
+      const operation = OPERATIONS[route.action ?? ''];
+      if (route.method === 'POST' && operation !== undefined) {
+        if (OPERATIONS_RESOURCES.has(route.resource)) {
+          await authorizer.require(context, { always: true, ...operation });
+          return;
+        }
+        if (route.resource === '/aspects' && route.action === 'restoreIndices') {
+          await authorizer.require(context, {
+            always: true,
+            requirement: operation.requirement,
+            message: 'User is unauthorized to update entities.',
+          });
+          return;
+        }
+      }
       // The audit trail is never open to an anonymous caller, whether authentication is on or off.
       if (addressOf(route, key) === 'POST /openapi/v1/events/audit/search') {
         await authorizer.require(context, {
@@ -98,6 +147,18 @@ export function createRouteGuard(authorizer: Authorizer): RouteGuard {
             ), 'User is unauthorized to update entity', [{ type: 'dataHubIngestionSource' }]);
           }
           return;
+        case 'POST /aspects?action=getTimeseriesAspectValues': {
+          const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+          const urn = typeof fields['urn'] === 'string' ? fields['urn'] : undefined;
+          const resource = entity(urn);
+          await require(apiPrivileges(
+            'TIMESERIES',
+            'READ',
+            resource?.type,
+          ), `User is unauthorized to get timeseries aspect for ${urn ?? ''}`, [resource]);
+          return;
+        }
+        case 'GET /openapi/operations/indices/timeseries/progress':
         case 'GET /openapi/operations/indices/progress':
           await require([
             [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS],

@@ -17,8 +17,9 @@ export interface ServerCapabilities {
 /** What every Strata deployment can do today. */
 export const STRATA_CAPABILITIES: ServerCapabilities = Object.freeze({
   patchCapable: true,
-  // Stateful ingestion reads its checkpoints through timeseries reads, which no service serves yet.
-  statefulIngestionCapable: false,
+  // Stateful ingestion reads its checkpoints with getTimeseriesAspectValues: true where a service behind the gateway
+  // serves it (see `capabilitiesOf`).
+  statefulIngestionCapable: true,
   supportsImpactAnalysis: false,
 });
 
@@ -79,4 +80,20 @@ export function configRoutes(options: ConfigRouteOptions): Route[] {
 /** DataHub's progressive disclosure: `anonymous` for a caller nobody authenticated, `user` otherwise. */
 function userTypeOf(actor: string): 'anonymous' | 'user' {
   return actor === UNKNOWN_ACTOR_URN ? 'anonymous' : 'user';
+}
+
+/**
+ * What this deployment can do: {@link STRATA_CAPABILITIES}, less stateful ingestion when no service behind the gateway
+ * serves timeseries reads (a deployment that leaves the timeseries indexer out).
+ */
+export function capabilitiesOf(
+  routes: readonly { resource: string; action: string | undefined }[],
+): ServerCapabilities {
+  const timeseriesReads = routes.some(
+    (route) => route.resource === '/aspects' && route.action === 'getTimeseriesAspectValues',
+  );
+  return {
+    ...STRATA_CAPABILITIES,
+    statefulIngestionCapable: STRATA_CAPABILITIES.statefulIngestionCapable && timeseriesReads,
+  };
 }

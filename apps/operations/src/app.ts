@@ -1,0 +1,63 @@
+import { Agent } from 'undici';
+import { SYSTEM_ACTOR_URN } from '@strata/model';
+import {
+  fetchServiceTable,
+  forwardedRoutes,
+  routeCaller,
+  systemClientAuthenticator,
+  type AnyRoute,
+  type RunnableService,
+} from '@strata/http';
+import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
+import type { OperationsConfig } from './config';
+import { createOperationsService, OPERATIONS } from './operations-service';
+
+/**
+ * Builds the operations service in front of `owners`, the routes of the services that own the work (the writer's and
+ * the timeseries indexer's, in-process or forwarded): the one place both the service alone and the standalone process
+ * turn them into it.
+ */
+export function composeOperations(context: HostContext, owners: readonly AnyRoute[]): StrataService {
+  return createOperationsService({
+    registry: context.model.registry,
+    call: routeCaller(owners),
+    now: () => context.scheduler.now(),
+  });
+}
+
+/**
+ * The operations service running alone: at start it reads the service tables of OPERATIONS_SERVICE_URLS and calls
+ * their routes over HTTP as the system client, on behalf of each request's actor.
+ */
+export function createOperationsApp(config: OperationsConfig): RunnableService {
+  return hostServices(OPERATIONS, config, async (context) => {
+    const tables = await Promise.all(
+      config.OPERATIONS_SERVICE_URLS.map(async (url) => ({
+        url,
+        table: await fetchServiceTable(url, {
+          timeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
+          scheduler: context.scheduler,
+        }),
+      })),
+    );
+    const dispatcher = await context.scope.open(
+      'connections to the services',
+      () => new Agent({ keepAliveTimeout: 30_000 }),
+      (agent) => agent.close(),
+    );
+    const systemClient = { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET };
+    const operations = composeOperations(
+      context,
+      tables.flatMap(({ url, table }) =>
+        forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS, systemClient }),
+      ),
+    );
+    return {
+      services: [operations],
+      serviceTableOf: operations,
+      maxBodyBytes: 64 * 1024,
+      // Behind a gateway: only the system client (the gateway) is served.
+      authenticate: systemClientAuthenticator(systemClient, SYSTEM_ACTOR_URN),
+    };
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import {
+  engineConfig,
+  env,
+  listenerConfig,
+  loadConfig,
+  modelConfig,
+  systemClientConfig,
+  topicConfig,
+} from '@strata/config';
+
+/**
+ * Configuration of the operations service running alone. It keeps no data and reads no log; the engine and topic keys
+ * are those every process takes (the model it validates names against is built from them).
+ */
+export const operationsConfigSchema = z.object({
+  ...listenerConfig(8085),
+  ...engineConfig,
+  ...modelConfig,
+  ...topicConfig,
+  ...systemClientConfig,
+  OPERATIONS_SERVICE_URLS: z
+    .string()
+    .default('http://127.0.0.1:8081,http://127.0.0.1:8084')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .pipe(z.array(z.url({ error: 'must be a comma-separated list of http(s) URLs' })).min(1))
+    .describe(
+      'Comma-separated base URLs of the services the operations service works through: the metadata-writer (restore, the durable timeseries points) and the timeseries indexer (sizes, truncation tasks).',
+    ),
+  SERVICE_DISCOVERY_TIMEOUT_MS: env
+    .integer(0, 600_000)
+    .default(60_000)
+    .describe('How long the operations service waits at start for the services of OPERATIONS_SERVICE_URLS to answer.'),
+  FORWARD_TIMEOUT_MS: env
+    .integer(1_000, 3_600_000)
+    .default(600_000)
+    .describe(
+      'How long the operations service waits for an answer of a service it calls (a restore of many rows takes a while).',
+    ),
+});
+
+export type OperationsConfig = z.infer<typeof operationsConfigSchema>;
+
+export function loadOperationsConfig(environment: Readonly<Record<string, string | undefined>>): OperationsConfig {
+  return loadConfig(operationsConfigSchema, environment);
+}
