@@ -1,0 +1,95 @@
+import type { ChangeLogEvent } from '@strata/change-log';
+import type { LogRecord } from '@strata/log';
+import { timeseriesPointId } from '@strata/model';
+import { testEntityRegistry } from '@strata/model/testing';
+import { timeseriesAspectsOf, timeseriesChangeOf } from './timeseries-points';
+
+const registry = testEntityRegistry();
+const urn = 'urn:li:dataJob:(urn:li:dataFlow:(datahub,pipeline,prod),job)';
+const dataJob = registry.entity('dataJob')!;
+const checkpointAspect = dataJob.aspect('datahubIngestionCheckpoint')!;
+
+const event = (fields: Partial<ChangeLogEvent>): ChangeLogEvent => ({
+  kind: 'timeseries',
+  record: {} as LogRecord,
+  entity: dataJob,
+  aspect: checkpointAspect,
+  urn,
+  changeType: 'UPSERT',
+  value: undefined,
+  previousValue: undefined,
+  created: { time: 1, actor: 'urn:li:corpuser:datahub' },
+  systemMetadata: { runId: 'run-1', lastObserved: 5 },
+  headers: {},
+  ...fields,
+});
+
+describe('timeseriesAspectsOf', () => {
+  it('lists every timeseries aspect of the registry with its entity type, and no versioned one', () => {
+    const refs = timeseriesAspectsOf(registry);
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        { entity: 'dataset', aspect: 'datasetProfile' },
+        { entity: 'dataset', aspect: 'datasetUsageStatistics' },
+        { entity: 'dataset', aspect: 'operation' },
+        { entity: 'dataJob', aspect: 'datahubIngestionCheckpoint' },
+        { entity: 'dataJob', aspect: 'datahubIngestionRunSummary' },
+        { entity: 'dataProcessInstance', aspect: 'dataProcessInstanceRunEvent' },
+        { entity: 'assertion', aspect: 'assertionRunEvent' },
+      ]),
+    );
+    expect(refs.some((ref) => ref.aspect === 'status')).toBe(false);
+  });
+});
+
+describe('timeseriesChangeOf', () => {
+  const checkpoint = {
+    timestampMillis: 1_700_000_000_000,
+    pipelineName: 'pipeline',
+    platformInstanceId: 'instance',
+    runId: 'run-1',
+    config: '',
+    state: { formatVersion: '1.0', serde: 'base85-bz2-json' },
+  };
+
+  it('given an upsert or a restatement, then it puts the point under its identity, with its filterable fields', () => {
+    for (const changeType of ['UPSERT', 'RESTATE']) {
+      expect(timeseriesChangeOf(event({ changeType, value: checkpoint }))).toEqual({
+        kind: 'put',
+        point: {
+          entity: 'dataJob',
+          aspect: 'datahubIngestionCheckpoint',
+          id: timeseriesPointId(urn, checkpoint),
+          urn,
+          timestampMillis: checkpoint.timestampMillis,
+          value: JSON.stringify(checkpoint),
+          systemMetadata: JSON.stringify({ runId: 'run-1', lastObserved: 5 }),
+          fields: { runId: 'run-1', pipelineName: 'pipeline', platformInstanceId: 'instance' },
+        },
+      });
+    }
+  });
+
+  it('given a DELETE with a range in its headers, then the range goes; without one, every point of the aspect', () => {
+    expect(
+      timeseriesChangeOf(event({ changeType: 'DELETE', headers: { startTimeMillis: '10', endTimeMillis: '20' } })),
+    ).toEqual({
+      kind: 'deleteRange',
+      entity: 'dataJob',
+      aspect: 'datahubIngestionCheckpoint',
+      urn,
+      startTimeMillis: 10,
+      endTimeMillis: 20,
+    });
+    expect(timeseriesChangeOf(event({ changeType: 'DELETE' }))).toMatchObject({
+      kind: 'deleteRange',
+      startTimeMillis: undefined,
+      endTimeMillis: undefined,
+    });
+  });
+
+  it('given a value without a numeric timestamp, then nothing changes', () => {
+    expect(timeseriesChangeOf(event({ value: { timestampMillis: 'soon' } }))).toBeUndefined();
+    expect(timeseriesChangeOf(event({ value: [] }))).toBeUndefined();
+  });
+});
