@@ -57,3 +57,58 @@ export function errorType(error: unknown): string | undefined {
   if (typeof cause !== 'object' || cause === null || !('type' in cause)) return undefined;
   return typeof cause.type === 'string' ? cause.type : undefined;
 }
+
+/**
+ * Longest comma-joined list of index names one request's path holds: Elasticsearch refuses a request line over 4 KB
+ * (`http.max_initial_line_length`), and a registry has dozens of entity types.
+ */
+export const MAX_INDEX_LIST_LENGTH = 2_000;
+
+/**
+ * Removes every document of the indices, which stay with their settings and mappings: what an adapter's `clear`
+ * sends. Per list of indices: a refresh, so that documents written without one (`refresh: false`) are seen by the
+ * deletion, which reads a snapshot; then one `_delete_by_query` matching everything, waiting for completion, version
+ * conflicts proceeding (a document written meanwhile survives or not, the request does not fail), refreshed so that
+ * every later read sees the indices empty. Rejects naming the indices (the first few) when the deletion reports failures
+ * or timed out, clearing no further list.
+ */
+export async function deleteAllDocuments(client: Client, indices: readonly string[]): Promise<void> {
+  for (const index of indexLists(indices)) {
+    await client.indices.refresh({ index });
+    const response = await client.deleteByQuery({
+      index,
+      query: { match_all: {} },
+      conflicts: 'proceed',
+      refresh: true,
+      wait_for_completion: true,
+    });
+    const failures = response.failures ?? [];
+    if (failures.length === 0 && response.timed_out !== true) continue;
+    const reasons = failures
+      .slice(0, 10)
+      .map((failure) => `${failure.cause.type}: ${failure.cause.reason ?? ''}`)
+      .join('; ');
+    const names = index.length <= 3 ? index.join(', ') : `${index.slice(0, 3).join(', ')} and ${index.length - 3} more`;
+    throw new Error(
+      `Clearing ${names} failed: ${failures.length === 0 ? 'timed out' : `${failures.length} failures (${reasons})`}`,
+    );
+  }
+}
+
+/** The indices cut into lists of at most {@link MAX_INDEX_LIST_LENGTH} characters once joined (one at least). */
+function indexLists(indices: readonly string[]): string[][] {
+  const lists: string[][] = [];
+  let list: string[] = [];
+  let length = 0;
+  for (const index of indices) {
+    if (list.length > 0 && length + 1 + index.length > MAX_INDEX_LIST_LENGTH) {
+      lists.push(list);
+      list = [];
+      length = 0;
+    }
+    length += (list.length > 0 ? 1 : 0) + index.length;
+    list.push(index);
+  }
+  if (list.length > 0) lists.push(list);
+  return lists;
+}

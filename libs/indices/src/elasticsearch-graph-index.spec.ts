@@ -734,12 +734,52 @@ describe('ElasticsearchGraphIndex (offline, against a mocked cluster)', () => {
     });
   });
 
+  describe('clear', () => {
+    /** Answers a refresh, and a delete-by-query with `deletion`. */
+    const clearing =
+      (deletion?: (request: RecordedRequest) => unknown): Responder =>
+      (request) =>
+        request.path.endsWith('/_refresh')
+          ? { _shards: { total: 1, successful: 1, failed: 0 } }
+          : byPath(deletion === undefined ? {} : { deleteByQuery: deletion })(request);
+
+    it('refreshes the index, then deletes every document of it, waiting and refreshed', async () => {
+      const { index, requests } = indexOn(clearing(), { indexPrefix: 'P' });
+      await index.clear();
+      expect(requests.map((request) => [request.method, request.path, request.querystring])).toEqual([
+        ['GET', '/p_graph_service_v1/_refresh', {}],
+        [
+          'POST',
+          '/p_graph_service_v1/_delete_by_query',
+          { conflicts: 'proceed', refresh: 'true', wait_for_completion: 'true' },
+        ],
+      ]);
+      expect(requests[1]?.body).toEqual({ query: { match_all: {} } });
+    });
+
+    it('rejects when the deletion reports failures or times out, naming the index', async () => {
+      const { index } = indexOn(
+        clearing(() => ({
+          deleted: 1,
+          timed_out: false,
+          failures: [{ cause: { type: 'es_rejected_execution_exception', reason: 'queue full' } }],
+        })),
+      );
+      await expect(index.clear()).rejects.toThrow(
+        'Clearing graph_service_v1 failed: 1 failures (es_rejected_execution_exception: queue full)',
+      );
+      const { index: slow } = indexOn(clearing(() => ({ deleted: 0, timed_out: true, failures: [] })));
+      await expect(slow.clear()).rejects.toThrow('Clearing graph_service_v1 failed: timed out');
+    });
+  });
+
   describe('close', () => {
     it('leaves a shared client open, and refuses work once closed', async () => {
       const { client, requests } = mockCluster(byPath({}));
       const index = new ElasticsearchGraphIndex({ client });
       await index.close();
       await index.close();
+      await expect(index.clear()).rejects.toThrow('closed');
       await expect(index.replaceEdges(dataset, 'ownership', [])).rejects.toThrow('ElasticsearchGraphIndex is closed');
       await expect(index.apply([])).rejects.toThrow('closed');
       await expect(index.removeEntity(jdoe)).rejects.toThrow('closed');

@@ -14,7 +14,13 @@ import {
   parsePairKey,
   type EdgeSource,
 } from './elasticsearch-graph-mappings';
-import { clientOf, ensureIndex, indexPrefixOf, type ElasticsearchConnection } from './elasticsearch-connection';
+import {
+  clientOf,
+  deleteAllDocuments,
+  ensureIndex,
+  indexPrefixOf,
+  type ElasticsearchConnection,
+} from './elasticsearch-connection';
 import type {
   GraphChange,
   GraphEdge,
@@ -78,6 +84,8 @@ export const SOURCES_PER_SEARCH = 500;
  *   `refresh=true` and `conflicts=proceed`. Each step is visible to the next before it starts, so the result equals
  *   the calls one by one. An item the cluster rejects, or a removal that reports failures, rejects the call, naming
  *   the edges or URNs.
+ * - **Clear** is a refresh, then one `_delete_by_query` matching every document, waiting for completion and
+ *   refreshed; the index and its mappings stay.
  * - **Guarantees, and how they differ from SQLite.** Elasticsearch has no multi-document transactions: a query during
  *   a write may see part of it (some segments, part of a bulk), and a write that rejects may have applied part of its
  *   changes; nothing is rolled back. Replaying the call, as the indexer does with a failed batch, converges to the
@@ -163,6 +171,12 @@ export class ElasticsearchGraphIndex implements GraphIndex {
     }
     await this.replaceAspects(replacements);
     await this.removeEntities(removals);
+  }
+
+  /** Deletes every edge document of the index ({@link deleteAllDocuments}); the index stays. */
+  async clear(): Promise<void> {
+    this.assertOpen();
+    await deleteAllDocuments(this.client, [this.indexName]);
   }
 
   async relationships(query: RelationshipQuery): Promise<RelationshipPage> {

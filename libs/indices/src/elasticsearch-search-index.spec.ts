@@ -13,6 +13,7 @@ import {
 } from './elasticsearch-cluster.fake';
 import { testEntityRegistry } from '@strata/model/testing';
 
+import { MAX_INDEX_LIST_LENGTH } from './elasticsearch-connection';
 import { searchIndexName } from './elasticsearch-mappings';
 import { ElasticsearchSearchIndex } from './elasticsearch-search-index';
 import type { Criterion } from './search-index';
@@ -790,6 +791,74 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
     });
   });
 
+  describe('clear', () => {
+    /** Answers a refresh, and a delete-by-query with `deletion`. */
+    const clearing =
+      (deletion: unknown = { deleted: 3, failures: [], timed_out: false }): Responder =>
+      (request) =>
+        request.path.endsWith('/_refresh') ? { _shards: { total: 1, successful: 1, failed: 0 } } : deletion;
+    const indexNames = (prefix = '') => schema.entities().map((entity) => searchIndexName(prefix, entity.entityType));
+
+    it('refreshes every entity type’s index, then deletes every document of them, waiting and refreshed', async () => {
+      const { index, requests } = indexOn(clearing());
+      await index.clear();
+
+      const indices = indexNames().join(',');
+      expect(indices).toContain('datasetindex_v2');
+      expect(indices).toContain('corpuserindex_v2');
+      expect(requests.map((request) => [request.method, request.path, request.querystring])).toEqual([
+        ['GET', `/${indices}/_refresh`, {}],
+        [
+          'POST',
+          `/${indices}/_delete_by_query`,
+          { conflicts: 'proceed', refresh: 'true', wait_for_completion: 'true' },
+        ],
+      ]);
+      expect(requests[1]?.body).toEqual({ query: { match_all: {} } });
+    });
+
+    it(`cuts the indices into lists of at most ${MAX_INDEX_LIST_LENGTH} characters, each refreshed then cleared`, async () => {
+      const prefix = 'p'.repeat(150);
+      const { index, requests } = indexOn(clearing(), prefix);
+      await index.clear();
+
+      const lists = requests.map((request) => request.path.split('/')[1] ?? '');
+      expect(requests.length).toBeGreaterThan(2);
+      requests.forEach((request, position) => {
+        expect(request.path.endsWith(position % 2 === 0 ? '/_refresh' : '/_delete_by_query')).toBe(true);
+        expect(lists[position]?.length).toBeLessThanOrEqual(MAX_INDEX_LIST_LENGTH);
+        if (position % 2 === 1) expect(lists[position]).toBe(lists[position - 1]);
+      });
+      expect(lists.filter((_list, position) => position % 2 === 1).flatMap((list) => list.split(','))).toEqual(
+        indexNames(prefix),
+      );
+    });
+
+    it('rejects when the deletion reports failures or times out, naming the indices', async () => {
+      const { index } = indexOn(
+        clearing({
+          deleted: 1,
+          timed_out: false,
+          failures: [{ cause: { type: 'es_rejected_execution_exception', reason: 'queue full' } }],
+        }),
+      );
+      await expect(index.clear()).rejects.toThrow(
+        `Clearing ${indexNames().slice(0, 3).join(', ')} and ${indexNames().length - 3} more failed: 1 failures` +
+          ' (es_rejected_execution_exception: queue full)',
+      );
+      const { index: slow } = indexOn(clearing({ deleted: 0, timed_out: true, failures: [] }));
+      await expect(slow.clear()).rejects.toThrow(/failed: timed out$/);
+    });
+
+    it('rejects when the cluster refuses the refresh, deleting nothing', async () => {
+      const { index, requests } = indexOn(() =>
+        responseError(403, { error: { type: 'security_exception', reason: 'no' }, status: 403 }),
+      );
+      await expect(index.clear()).rejects.toThrow('security_exception');
+      expect(requests.map((request) => request.path.split('/')[2])).toEqual(['_refresh']);
+    });
+  });
+
   describe('close', () => {
     it('leaves a shared client open, and refuses work once closed', async () => {
       const { client, requests } = mockCluster(() => ({ errors: false, items: [] }));
@@ -797,6 +866,7 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       await index.close();
       await index.close();
       await expect(index.write([{ remove: urnOf('x') }])).rejects.toThrow('closed');
+      await expect(index.clear()).rejects.toThrow('closed');
       await client.bulk({ operations: [{ delete: { _index: 'datasetindex_v2', _id: 'x' } }] });
       expect(requests).toHaveLength(1);
     });

@@ -1,7 +1,13 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { ValidationError } from '@strata/model';
 
-import { clientOf, ensureIndex, indexPrefixOf, type ElasticsearchConnection } from './elasticsearch-connection';
+import {
+  clientOf,
+  deleteAllDocuments,
+  ensureIndex,
+  indexPrefixOf,
+  type ElasticsearchConnection,
+} from './elasticsearch-connection';
 
 import {
   documentId,
@@ -86,6 +92,8 @@ const URN_ENTITY_TYPE = /^urn:li:([A-Za-z0-9_]+):/;
  *   shared {@link matchedFields}. **Browse**: one request for the groups and counts, one for the entities of the page
  *   when it has any (two snapshots: a write in between may show in one and not the other). **Autocomplete**: one
  *   request over the nested suggestion rows, ordered by their smallest ranked key, then URN.
+ * - **Clear**: a refresh, then one `_delete_by_query` matching every document of every entity type's index, waiting
+ *   for completion and refreshed; the indices and their mappings stay.
  * - A page may not reach past the first 10000 results (`from + size`, Elasticsearch's `max_result_window`): such a
  *   request is refused with `ValidationError`, where the SQLite adapter would answer it.
  */
@@ -209,6 +217,15 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       `Elasticsearch rejected ${failures.length} of ${urns.length} search document writes: ${failures
         .slice(0, 10)
         .join('; ')}${failures.length > 10 ? '; …' : ''}`,
+    );
+  }
+
+  /** Deletes every document of every entity type's index ({@link deleteAllDocuments}); the indices stay. */
+  async clear(): Promise<void> {
+    this.assertOpen();
+    await deleteAllDocuments(
+      this.client,
+      this.schema.entities().map((entity) => this.indexName(entity.entityType)),
     );
   }
 

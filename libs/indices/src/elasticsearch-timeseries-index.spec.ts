@@ -293,6 +293,44 @@ describe('ElasticsearchTimeseriesIndex requests (offline)', () => {
     expect(requests[0]?.path).toBe('/a_*aspect_v1/_stats/store');
   });
 
+  it('clears by refreshing every index it was opened for, then deleting every document of them, waiting', async () => {
+    const { client, requests } = cluster({
+      '/_refresh': { _shards: { total: 2, successful: 2, failed: 0 } },
+      '/_delete_by_query': { deleted: 7, failures: [], timed_out: false },
+    });
+    await index(client).clear();
+    const indices = 'a_dataset_datasetprofileaspect_v1,a_dataset_datasetusagestatisticsaspect_v1';
+    expect(requests.map((request) => [request.method, request.path, request.querystring])).toEqual([
+      ['GET', `/${indices}/_refresh`, {}],
+      ['POST', `/${indices}/_delete_by_query`, { conflicts: 'proceed', refresh: 'true', wait_for_completion: 'true' }],
+    ]);
+    expect(requests[1]?.body).toEqual({ query: { match_all: {} } });
+  });
+
+  it('rejects a clear whose deletion reports failures or times out, naming the indices', async () => {
+    const failing = cluster({
+      '/_delete_by_query': {
+        deleted: 1,
+        timed_out: false,
+        failures: [{ cause: { type: 'es_rejected_execution_exception', reason: 'queue full' } }],
+      },
+    });
+    await expect(index(failing.client).clear()).rejects.toThrow(
+      'Clearing a_dataset_datasetprofileaspect_v1, a_dataset_datasetusagestatisticsaspect_v1 failed: 1 failures' +
+        ' (es_rejected_execution_exception: queue full)',
+    );
+    const slow = cluster({ '/_delete_by_query': { deleted: 0, timed_out: true, failures: [] } });
+    await expect(index(slow.client).clear()).rejects.toThrow('failed: timed out');
+  });
+
+  it('refuses a clear once closed, sending nothing', async () => {
+    const { client, requests } = cluster();
+    const closed = index(client);
+    await closed.close();
+    await expect(closed.clear()).rejects.toThrow('ElasticsearchTimeseriesIndex is closed');
+    expect(requests).toEqual([]);
+  });
+
   it('starts a truncation as a delete-by-query task of the cluster', async () => {
     const { client, requests } = cluster({ '/_delete_by_query': { task: 'oTUltX4IQMOUUVeiohTt8A:12345' } });
     const task = await index(client).startTruncation({

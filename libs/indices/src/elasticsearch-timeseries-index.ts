@@ -2,6 +2,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 
 import {
   clientOf,
+  deleteAllDocuments,
   ensureIndex,
   errorType,
   indexPrefixOf,
@@ -122,6 +123,8 @@ export function timeseriesIndexDefinition(): {
  *   `range`, `exists`; a negated criterion as `must_not`), exploded documents (DataHub's `isExploded`) left out; sorted
  *   by the requested field (missing values last), then `timestampMillis` desc and `pointId` asc. A value that is not a
  *   number, compared with a numeric field, is refused by the cluster.
+ * - **Clear** is a refresh, then one `_delete_by_query` matching every document of every index, waiting for
+ *   completion and refreshed; the indices and their mappings stay.
  * - **Truncations** are delete-by-query tasks of the cluster (`wait_for_completion=false`), their status read from the
  *   tasks API, which keeps it once they finished. `timeoutSeconds` becomes the request's `timeout`, which bounds how
  *   long each batch waits for its shards, not the task: a task on Elasticsearch does not stop for it.
@@ -200,6 +203,15 @@ export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
         await this.write(request, beforeDelete && this.refresh === false ? true : this.refresh);
       }
     }
+  }
+
+  /**
+   * Deletes every point of every index it was opened for ({@link deleteAllDocuments}); the indices stay, and so do the
+   * tasks, which the cluster keeps apart (its tasks API, `.tasks`).
+   */
+  async clear(): Promise<void> {
+    this.assertOpen();
+    await deleteAllDocuments(this.client, [...this.indices.keys()]);
   }
 
   async query(query: TimeseriesQuery): Promise<readonly TimeseriesPoint[]> {

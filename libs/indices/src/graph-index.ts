@@ -56,6 +56,13 @@ export interface GraphIndex {
   apply(changes: readonly GraphChange[]): Promise<void>;
 
   /**
+   * Removes every edge, leaving the index open, empty and writable with the same layout (mappings, tables); what a full
+   * rebuild from the primary store starts with. Resolves once that is durable: every later query answers as an empty
+   * index, and later writes work as on a new index. A write concurrent with it may or may not survive it.
+   */
+  clear(): Promise<void>;
+
+  /**
    * The relationships of `query.urn` in one direction, one per distinct (type, other end), ordered by (type, entity),
    * the page `[start, start + count)` of them. Rejects with `ValidationError` (from `@strata/model`) when `start`
    * or `count` is not a non-negative integer or the direction is unknown. An unknown URN has `total` 0.

@@ -659,5 +659,126 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         ).rejects.toThrow(ValidationError);
       });
     });
+
+    describe('clear', () => {
+      const before: DatasetFixture[] = [
+        {
+          name: 'old.orders',
+          description: 'old orders of the shop',
+          tags: ['A'],
+          owners: ['ann'],
+          browsePaths: ['/prod/hive/old'],
+          createdAt: 100,
+        },
+        { name: 'old.gone', description: 'old orders, removed', removed: true, browsePaths: ['/prod/hive/old'] },
+        { name: 'kept.name', description: 'orders before', tags: ['B'], browsePaths: ['/prod/kafka'] },
+      ];
+      const after: DatasetFixture[] = [
+        { name: 'kept.name', description: 'orders after', tags: ['C'], browsePaths: ['/dev/kafka'] },
+        { name: 'new.orders', description: 'new orders', tags: ['C'], owners: ['bob'], browsePaths: ['/dev/hive'] },
+      ];
+      const user: SearchDocument = { urn: 'urn:li:corpuser:contract-clear', entityType: 'corpuser', aspects: {} };
+      const urns = [...before, ...after].map((fixture) => urnOf(fixture.name)).concat(user.urn);
+      const puts = (fixtures: readonly DatasetFixture[]) =>
+        fixtures.map((fixture) => ({ put: datasetDocument(fixture) }));
+
+      /**
+       * What every kind of read answers, searches as sets (a cleared engine may score otherwise than a new one, e.g.
+       * Elasticsearch counting deleted documents in its statistics until they are merged away).
+       */
+      async function reads(index: SearchIndex): Promise<Record<string, unknown>> {
+        const search = async (input: string, filter: Filter = [], entityType = 'dataset') => {
+          const page = await index.search({ entityType, input, filter, start: 0, count: 10 });
+          return { total: page.total, urns: page.hits.map((hit) => hit.urn).sort(), facets: page.facets };
+        };
+        const browse = (path: string) => index.browse({ entityType: 'dataset', path, filter: [], start: 0, limit: 10 });
+        const suggest = (query: string) => index.autocomplete({ entityType: 'dataset', query, filter: [], limit: 10 });
+        return {
+          documents: await index.documents(urns),
+          everything: await search('*'),
+          words: await search('orders'),
+          old: await search('old'),
+          prefix: await search('ord*'),
+          filtered: await search('orders', [[criterion('tags', ['urn:li:tag:A', 'urn:li:tag:C'])]]),
+          removed: await search('*', [[criterion('removed', ['true'])]]),
+          users: await search('*', [], 'corpuser'),
+          root: await browse('/'),
+          level: await browse('/prod/hive/old'),
+          newLevel: await browse('/dev'),
+          suggested: await suggest('old'),
+          suggestedNew: await suggest('n'),
+        };
+      }
+
+      it('removes every document: every read then answers as on an empty index, nothing kept from before', async () => {
+        const { index } = await open();
+        const { index: empty } = await open();
+        await index.write([...puts(before), { put: user }]);
+        // Read first, twice: nothing an engine keeps of these answers may outlive the clear.
+        const full = await reads(index);
+        expect(await reads(index)).toEqual(full);
+        expect(full['everything']).toMatchObject({ total: 2 });
+        expect(full['users']).toMatchObject({ total: 1 });
+
+        await index.clear();
+        const cleared = await reads(index);
+        expect(cleared).toEqual(await reads(empty));
+        expect(cleared['documents']).toEqual(new Map());
+        for (const read of ['everything', 'words', 'old', 'prefix', 'filtered', 'removed', 'users']) {
+          expect({ read, page: cleared[read] }).toMatchObject({ read, page: { total: 0, urns: [] } });
+        }
+        expect(cleared['root']).toMatchObject({ totalNumEntities: 0, numEntities: 0, groups: [], entities: [] });
+        expect(cleared['suggested']).toEqual({ suggestions: [], urns: [] });
+      });
+
+      it('takes writes after a clear as a new index takes them', async () => {
+        const { index } = await open();
+        const { index: fresh } = await open();
+        await index.write([...puts(before), { put: user }]);
+        await reads(index);
+        await index.clear();
+
+        const writes = [...puts(after), { remove: urnOf('old.orders') }];
+        await index.write(writes);
+        await fresh.write(writes);
+        const answers = await reads(index);
+        expect(answers).toEqual(await reads(fresh));
+        expect(answers['words']).toMatchObject({ total: 2, urns: [urnOf('kept.name'), urnOf('new.orders')].sort() });
+        expect(answers['old']).toMatchObject({ total: 0 });
+        expect(answers['documents']).toEqual(
+          new Map(after.map((fixture) => [urnOf(fixture.name), datasetDocument(fixture)])),
+        );
+
+        // And writes after those, as on the new index.
+        const more = [{ put: datasetDocument({ name: 'new.orders', description: 'renamed' }) }, { put: user }];
+        await index.write(more);
+        await fresh.write(more);
+        expect(await reads(index)).toEqual(await reads(fresh));
+      });
+
+      it('keeps the clear across closing and reopening', async () => {
+        const { index, reopen } = await open();
+        await index.write([...puts(before), { put: user }]);
+        await index.clear();
+        await index.close();
+
+        const again = await reopen();
+        expect(await again.documents(urns)).toEqual(new Map());
+        expect(await searchUrns(again, '*')).toEqual([]);
+        await again.write(puts(after));
+        expect((await searchUrns(again, 'orders')).sort()).toEqual([urnOf('kept.name'), urnOf('new.orders')].sort());
+      });
+
+      it('clears an empty index, and an index cleared already', async () => {
+        const { index } = await open();
+        await index.clear();
+        await index.write(puts(before));
+        await index.clear();
+        await index.clear();
+        expect(await searchUrns(index, '*')).toEqual([]);
+        await index.write(puts(after));
+        expect(await searchUrns(index, '*')).toHaveLength(2);
+      });
+    });
   });
 }

@@ -38,6 +38,14 @@ export interface SearchIndex {
    */
   write(changes: readonly DocumentWrite[]): Promise<void>;
 
+  /**
+   * Removes every document, leaving the index open, empty and writable with the same layout (mappings, tables); what a
+   * full rebuild from the primary store starts with. Resolves once that is durable: every later read answers as an
+   * empty index (no page or count kept from before), and later writes work as on a new index. A write concurrent
+   * with it may or may not survive it.
+   */
+  clear(): Promise<void>;
+
   /** Rejects with `ValidationError` for an unknown entity type, a malformed query or filter, or bad paging. */
   search(request: SearchRequest): Promise<SearchPage>;
 

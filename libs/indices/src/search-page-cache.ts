@@ -78,6 +78,15 @@ export class SearchPageCache {
     }
   }
 
+  /**
+   * Counts a committed clear of this instance (every document gone): forgets every kept page, and moves every entity
+   * type's generation on, so that no page answered before the clear is ever served after it.
+   */
+  cleared(): void {
+    for (const [entityType, generation] of this.generations) this.generations.set(entityType, generation + 1);
+    this.results?.clear();
+  }
+
   /** Forgets every kept page. */
   clear(): void {
     this.results?.clear();

@@ -100,6 +100,29 @@ describe('SqliteGraphIndex', () => {
     await expect(index.relationships(query)).rejects.toThrow('Invalid relationship direction SIDEWAYS');
   });
 
+  it('clears after the writes queued before it, and before those queued after it', async () => {
+    const { index, path } = openFile();
+    const owner = 'urn:li:corpuser:u';
+    const [first, second] = ['urn:li:dataset:first', 'urn:li:dataset:second'];
+    await Promise.all([
+      index.replaceEdges(first, 'ownership', [{ type: 'OwnedBy', destination: owner }]),
+      index.clear(),
+      index.replaceEdges(second, 'ownership', [{ type: 'OwnedBy', destination: owner }]),
+    ]);
+    expect(await index.relationships({ urn: owner, direction: 'INCOMING', types: [], start: 0, count: 10 })).toEqual({
+      total: 1,
+      relationships: [{ type: 'OwnedBy', entity: second }],
+    });
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'edges' ORDER BY name").pluck().all()).toEqual(
+        ['edges', 'edges_destination_type', 'edges_source_type'],
+      );
+    } finally {
+      db.close();
+    }
+  });
+
   it('works in memory, and rejects every call once closed', async () => {
     const index = new SqliteGraphIndex({ path: ':memory:' });
     await index.replaceEdges('urn:li:dataset:d', 'ownership', [{ type: 'OwnedBy', destination: 'urn:li:corpuser:u' }]);
@@ -109,5 +132,6 @@ describe('SqliteGraphIndex', () => {
     await index.close();
     await expect(index.relationships(query)).rejects.toThrow();
     await expect(index.removeEntity('urn:li:corpuser:u')).rejects.toThrow();
+    await expect(index.clear()).rejects.toThrow();
   });
 });

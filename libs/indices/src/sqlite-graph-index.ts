@@ -46,7 +46,8 @@ export interface SqliteGraphIndexOptions {
  * sees a call's effect whole or not at all, and a call that rejects has changed nothing. The transaction runs in steps
  * that give the event loop a turn every few milliseconds (an aspect may imply 100,000 edges); writes run one after the
  * other and queries wait for the one in progress, so nothing else uses the connection meanwhile. A query reads in one
- * transaction, so its `total` and its page come from the same snapshot.
+ * transaction, so its `total` and its page come from the same snapshot. `clear` is one write transaction deleting every
+ * row of `edges`.
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly db: Database.Database;
@@ -84,6 +85,8 @@ export class SqliteGraphIndex implements GraphIndex {
          VALUES (?, ?, ?, ?, ?, ?)`,
       ),
       deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
+      // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
+      deleteAll: db.prepare('DELETE FROM edges'),
       OUTGOING: {
         page: db.prepare<[string, number, string, number, number], RelationshipRow>(page('source', 'destination')),
         total: db.prepare<[string, number, string], { total: number }>(total('source', 'destination')),
@@ -115,6 +118,16 @@ export class SqliteGraphIndex implements GraphIndex {
   apply(changes: readonly GraphChange[]): Promise<void> {
     if (changes.length === 0) return this.afterWrites(() => undefined);
     return this.writes.write(() => this.steps(changes));
+  }
+
+  /** Deletes every edge, in one write transaction after the writes queued before it (a step of its own). */
+  clear(): Promise<void> {
+    return this.writes.write(() => this.clearSteps());
+  }
+
+  private *clearSteps(): Generator<void, void, undefined> {
+    this.statements.deleteAll.run();
+    yield;
   }
 
   /** The statements of a list of changes, in steps of a few hundred edges (see {@link SteppedWrites}). */

@@ -91,6 +91,56 @@ describe('SqliteSearchIndex', () => {
   });
 });
 
+describe('SqliteSearchIndex clear', () => {
+  const { newFile, open } = temporaryIndices();
+
+  /** Every row of every table of a file, FTS5's shadow tables included (their virtual tables read nothing alone). */
+  function rowsOf(path: string): Record<string, unknown[]> {
+    const db = new Database(path, { readonly: true });
+    try {
+      const tables = db
+        .prepare<[], string>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name",
+        )
+        .pluck()
+        .all();
+      return Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT * FROM "${table}"`).all()]));
+    } finally {
+      db.close();
+    }
+  }
+
+  it('leaves every table as a new file holds it, meta and FTS5’s totals included', async () => {
+    const path = newFile();
+    const index = open({ path });
+    await index.write([
+      { put: datasetDocument({ name: 'db.orders', description: 'orders', tags: ['A'], browsePaths: ['/prod'] }) },
+      { put: datasetDocument({ name: 'db.gone', description: 'gone', removed: true }) },
+      { put: { urn: 'urn:li:corpuser:someone', entityType: 'corpuser', aspects: {} } },
+    ]);
+    const written = rowsOf(path);
+    expect(written['documents']).toHaveLength(3);
+    await index.clear();
+    await index.close();
+    const fresh = newFile();
+    await open({ path: fresh }).close();
+
+    const cleared = rowsOf(path);
+    expect(Object.keys(cleared)).toEqual(Object.keys(written));
+    expect(cleared).toEqual(rowsOf(fresh));
+    expect(cleared['meta']).toEqual(written['meta']);
+  });
+
+  it('removes the writes queued before it and keeps those queued after it', async () => {
+    const index = open({ path: newFile() });
+    const first = datasetDocument({ name: 'db.first', description: 'queued' });
+    const second = datasetDocument({ name: 'db.second', description: 'queued' });
+    await Promise.all([index.write([{ put: first }]), index.clear(), index.write([{ put: second }])]);
+    const page = await index.search({ entityType: 'dataset', input: 'queued', filter: [], start: 0, count: 10 });
+    expect(page.hits.map((hit) => hit.urn)).toEqual([second.urn]);
+  });
+});
+
 describe('SqliteSearchIndex result cache', () => {
   const { newFile, open } = temporaryIndices();
   const openOn = (path: string, resultCacheEntries?: number) =>
@@ -130,6 +180,20 @@ describe('SqliteSearchIndex result cache', () => {
     expect((await reader.search(request)).total).toBe(1);
     await writer.write([{ put: invoices }]);
     expect((await reader.search(request)).total).toBe(2);
+  });
+
+  it('searches again after its own clear, and after another connection’s', async () => {
+    const path = newFile();
+    const index = openOn(path);
+    const other = openOn(path);
+    await index.write([{ put: orders }]);
+    expect((await index.search(request)).total).toBe(1);
+    await index.clear();
+    expect(await index.search(request)).toMatchObject({ total: 0, hits: [] });
+    await index.write([{ put: invoices }]);
+    expect((await index.search(request)).hits.map((hit) => hit.urn)).toEqual([invoices.urn]);
+    await other.clear();
+    expect(await index.search(request)).toMatchObject({ total: 0, hits: [] });
   });
 
   it('keeps nothing with resultCacheEntries 0, and refuses a negative size', async () => {
@@ -239,6 +303,19 @@ describe('SqliteSearchIndex term lists', () => {
     expect((await lists.search(request)).hits).toEqual([]);
     expect((await lists.search({ ...request, input: 'orders' })).hits).toEqual([]);
     expect((await scored.search(request)).hits).toHaveLength(10);
+  });
+
+  it('ranks searches of plain words as FTS5 scores them after a clear, as on a new file', async () => {
+    const { lists, scored } = openPair();
+    const fresh = openPair();
+    const random = randomFrom(7);
+    await lists.write(corpus(random, 800, 1).map((put) => ({ put })));
+    await lists.clear();
+    const second = corpus(random, 600, 2).map((put) => ({ put }));
+    await lists.write(second);
+    await fresh.lists.write(second);
+    await expectSameAnswers(lists, scored);
+    await expectSameAnswers(lists, fresh.scored);
   });
 
   it('reads one-word searches from the lists, and lets FTS5 score them while a visible document has other words', async () => {

@@ -168,6 +168,19 @@ export class SqliteSearchIndex implements SearchIndex {
       });
   }
 
+  /**
+   * Empties `documents` and every derived table in one write transaction, a table per step ({@link
+   * SqliteSearchLayout.clear}); then forgets the kept pages. Other connections to the file see the commit in
+   * `data_version` and forget theirs. The prepared statements stay valid: no table is dropped or created.
+   */
+  clear(): Promise<void> {
+    return this.writes
+      .write(() => this.layout.clear())
+      .then(() => {
+        this.pages.cleared();
+      });
+  }
+
   /** The statements of a write, in steps (see {@link SteppedWrites}). */
   private *writeSteps(changes: readonly DocumentWrite[]): Generator<void, void, undefined> {
     for (const change of changes) {

@@ -119,6 +119,7 @@ const DERIVED_TABLES = `
         CREATE INDEX IF NOT EXISTS suggestions_doc ON suggestions (doc);
 `;
 
+/** Every table {@link DERIVED_TABLES} creates. */
 const DERIVED_TABLE_NAMES = [
   'field_values',
   'facets',
@@ -128,9 +129,10 @@ const DERIVED_TABLE_NAMES = [
   'term_groups',
   'browse_paths',
   'suggestions',
-  // Of earlier layouts.
-  'facet_counts',
 ];
+
+/** Derived tables of earlier layouts, dropped with the others when the layout changes. */
+const EARLIER_TABLE_NAMES = ['facet_counts'];
 
 /**
  * Bump when the derived tables' layout changes, or the analyzer's words: files written before are rebuilt from
@@ -228,7 +230,7 @@ export class SqliteSearchLayout {
       .all();
     this.db.transaction(() => {
       for (const { name } of virtualTables) this.db.exec(`DROP TABLE "${name.replace(/"/g, '""')}"`);
-      for (const name of DERIVED_TABLE_NAMES) {
+      for (const name of [...DERIVED_TABLE_NAMES, ...EARLIER_TABLE_NAMES]) {
         this.db.exec(`DROP TABLE IF EXISTS ${name}`);
       }
     })();
@@ -263,6 +265,25 @@ export class SqliteSearchLayout {
         )
         .run('layout', this.layout);
     })();
+  }
+
+  /**
+   * Empties `documents` and every table derived from it, one table per step of the caller's write transaction (see
+   * `SteppedWrites`), leaving them as a new file holds them. An FTS table is emptied with FTS5's `delete-all`, which
+   * also resets the totals `bm25` ranks with (a `DELETE` would leave them counting every row the contentless-delete
+   * table ever held, so that a cleared index would rank otherwise than a new one). `meta` stays: the layout is
+   * unchanged. `DELETE` without `WHERE` truncates a table (frees its pages) instead of deleting row by row.
+   */
+  *clear(): Generator<void, void, undefined> {
+    for (const table of this.tables.values()) {
+      this.db.prepare(`INSERT INTO "${table.name}" ("${table.name}") VALUES ('delete-all')`).run();
+      yield;
+    }
+    for (const name of ['documents', ...DERIVED_TABLE_NAMES]) {
+      this.db.prepare(`DELETE FROM ${name}`).run();
+      yield;
+    }
+    this.db.prepare('DELETE FROM temp.search_hits').run();
   }
 
   private prepareFts(table: FtsTable, prepared: PrepareStatement): void {

@@ -168,6 +168,21 @@ describe('SqliteTimeseriesIndex', () => {
     expect(await index.count(PROFILE.entity, PROFILE.aspect)).toBe(500 - status.status.deleted);
   });
 
+  it('lets a truncation running during a clear complete, with what it deleted before', async () => {
+    const { open } = file();
+    const index = open();
+    await putPoints(index, 500);
+    const task = await index.startTruncation({ ...PROFILE, endTimeMillis: T0 + 1_000, batchSize: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    await index.clear();
+
+    const status = await completion(index, task);
+    expect(status.error).toBeUndefined();
+    expect(status.status.total).toBe(500);
+    expect(status.status.deleted).toBeLessThan(500);
+    expect(await index.count(PROFILE.entity, PROFILE.aspect)).toBe(0);
+  });
+
   it('counts a truncation that removes nothing as done in no batch', async () => {
     const { open } = file();
     const index = open();

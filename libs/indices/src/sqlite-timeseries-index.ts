@@ -137,6 +137,7 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
   private readonly statements;
   private readonly tables: ReadonlyMap<string, ReturnType<typeof tableStatements>>;
   private readonly applyAll;
+  private readonly clearAll;
   /** The truncations running in the background; closing waits for them to stop. */
   private readonly running = new Set<Promise<void>>();
   private closing = false;
@@ -184,6 +185,9 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       this.applyAll = db.transaction((changes: readonly TimeseriesChange[]) => {
         for (const change of changes) this.applyOne(change);
       });
+      this.clearAll = db.transaction(() => {
+        for (const table of this.tables.values()) table.deleteAll.run();
+      });
     } catch (error) {
       closeDatabase(db);
       throw error;
@@ -197,6 +201,16 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
   apply(changes: readonly TimeseriesChange[]): Promise<void> {
     return settle(() => {
       if (changes.length > 0) this.applyAll(changes);
+    });
+  }
+
+  /**
+   * Deletes every row of every index's table in one transaction; `timeseries_task` and `meta` stay. A truncation
+   * running meanwhile finds nothing more to delete, and completes.
+   */
+  clear(): Promise<void> {
+    return settle(() => {
+      this.clearAll();
     });
   }
 
@@ -418,6 +432,8 @@ function tableStatements(db: Database.Database, name: string) {
       `DELETE FROM ${table} WHERE urn = ? AND timestampmillis BETWEEN ? AND ?`,
     ),
     deleteUrn: db.prepare<[string]>(`DELETE FROM ${table} WHERE urn = ?`),
+    // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
+    deleteAll: db.prepare(`DELETE FROM ${table}`),
     count: db.prepare<[number], number>(`SELECT COUNT(*) FROM ${table} WHERE timestampmillis <= ?`).pluck(),
     deleteBatch: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE timestampmillis <= ? LIMIT ?)`,

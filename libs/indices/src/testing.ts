@@ -10,8 +10,8 @@ import type { GraphChange, GraphEdge, GraphIndex, Relationship, RelationshipQuer
 export interface GraphIndexContractFactory {
   /**
    * Opens an index for one test. Called once per test; the suite closes what it returns, then calls `dispose`. The
-   * suite uses URNs unique to the run, so a shared engine (one Elasticsearch cluster) need not be emptied between
-   * tests.
+   * suite uses URNs unique to the run, so an index need not start empty; but its `clear` tests empty the whole index,
+   * so each test's must be its own (a new file; on a shared cluster, an index under a prefix of the test's own).
    */
   create(): Promise<GraphIndexUnderTest>;
 }
@@ -535,6 +535,99 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
         await index.close();
 
         expect(await snapshot(await reopen(), urns)).toEqual(applied);
+      });
+    });
+
+    describe('clear', () => {
+      /** Edges of several sources, aspects and types, one of them implied by two aspects; their URNs. */
+      function graph(): { changes: GraphChange[]; urns: string[] } {
+        const [dataset, other, group] = [newUrn(), newUrn(), newUrn('corpGroup')];
+        const [owner, tag] = [newUrn('corpuser'), newUrn('tag')];
+        return {
+          changes: [
+            replace(dataset, 'ownership', [edge('OwnedBy', owner, 1, actor), edge('OwnedBy', group)]),
+            replace(dataset, 'globalTags', [edge('TaggedWith', tag)]),
+            replace(dataset, 'editableSchemaMetadata', [edge('TaggedWith', tag, 5, otherActor)]),
+            replace(other, 'ownership', [edge('OwnedBy', owner)]),
+            replace(group, 'corpGroupInfo', [edge('IsPartOf', owner)]),
+          ],
+          urns: [dataset, other, group, owner, tag],
+        };
+      }
+
+      /** Every relationship of every URN, both directions. */
+      async function views(index: GraphIndex, urns: readonly string[]): Promise<unknown[]> {
+        const answers = [];
+        for (const urn of urns) {
+          answers.push({ urn, out: await all(index, urn, 'OUTGOING'), in: await all(index, urn, 'INCOMING') });
+        }
+        return answers;
+      }
+
+      const none = (urns: readonly string[]) =>
+        urns.map((urn) => ({ urn, out: { total: 0, relationships: [] }, in: { total: 0, relationships: [] } }));
+
+      it('removes every edge: every query then answers as on an empty index', async () => {
+        const { index } = await open();
+        const { changes, urns } = graph();
+        await index.apply(changes);
+        expect((await all(index, urns[3] ?? '', 'INCOMING')).total).toBe(3);
+
+        await index.clear();
+        expect(await views(index, urns)).toEqual(none(urns));
+        expect(
+          await index.relationships({ urn: urns[0] ?? '', direction: 'OUTGOING', types: [], start: 0, count: 0 }),
+        ).toEqual({ total: 0, relationships: [] });
+      });
+
+      it('takes writes after a clear as a new index takes them', async () => {
+        const { index } = await open();
+        const { index: fresh } = await open();
+        const { changes, urns } = graph();
+        await index.apply(changes);
+        await index.clear();
+
+        // Part of the same aspects again (a replacement finds nothing left to replace), a removal, and new edges.
+        const [dataset, other, group, owner, tag] = urns as [string, string, string, string, string];
+        const again: GraphChange[] = [
+          replace(dataset, 'ownership', [edge('OwnedBy', group, 2, actor)]),
+          replace(other, 'globalTags', [edge('TaggedWith', tag)]),
+          { kind: 'removeEntity', urn: group },
+          replace(group, 'ownership', [edge('OwnedBy', owner)]),
+        ];
+        await index.apply(again);
+        await fresh.apply(again);
+        expect(await views(index, urns)).toEqual(await views(fresh, urns));
+        expect(await all(index, dataset, 'OUTGOING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: group, createdAt: 2, createdBy: actor }],
+        });
+        expect(await all(index, owner, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: group }],
+        });
+
+        await index.replaceEdges(dataset, 'ownership', []);
+        await fresh.replaceEdges(dataset, 'ownership', []);
+        expect(await views(index, urns)).toEqual(await views(fresh, urns));
+      });
+
+      it('keeps the clear across closing and reopening, and clears an index cleared already', async () => {
+        const { index, reopen } = await open();
+        const { changes, urns } = graph();
+        await index.apply(changes);
+        await index.clear();
+        await index.clear();
+        await index.close();
+
+        const reopened = await reopen();
+        expect(await views(reopened, urns)).toEqual(none(urns));
+        const [dataset, owner] = [urns[0] ?? '', urns[3] ?? ''];
+        await reopened.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner)]);
+        expect(await all(reopened, owner, 'INCOMING')).toEqual({
+          total: 1,
+          relationships: [{ type: 'OwnedBy', entity: dataset }],
+        });
       });
     });
 

@@ -508,5 +508,119 @@ export function describeTimeseriesIndexContract(name: string, factory: Timeserie
         ).rejects.toBeInstanceOf(ValidationError);
       });
     });
+
+    describe('clear', () => {
+      /** Points in every index, of two entities; the test's scope. */
+      async function filled(index: TimeseriesIndex) {
+        const test = scope();
+        const { urn, point } = test;
+        await index.apply(
+          puts([
+            ...[0, 1, 2].map((offset) => point({ timestampMillis: T0 + offset, fields: { rowCount: offset } })),
+            point({ timestampMillis: T0 + 1, urn: urn('other') }),
+            point({ timestampMillis: T0 + 2 }, USAGE),
+            point({ timestampMillis: T0 + 3, urn: urn('run') }, RUN_EVENT),
+          ]),
+        );
+        return test;
+      }
+
+      /** What every read of the test's entities answers: each index's points and counts. */
+      async function reads(index: TimeseriesIndex, urn: (name?: string) => string) {
+        const answers = [];
+        for (const ref of ASPECTS) {
+          answers.push({
+            ...ref,
+            points: await index.query({ ...ref, urn: urn(), limit: 100 }),
+            others: await index.query({ ...ref, urn: urn('other'), limit: 100 }),
+            runs: await index.query({ ...ref, urn: urn('run'), limit: 100 }),
+            filtered: await index.query({
+              ...ref,
+              urn: urn(),
+              limit: 100,
+              filter: [[{ field: 'rowCount', condition: 'GREATER_THAN', values: ['0'], negated: false }]],
+            }),
+            count: await index.count(ref.entity, ref.aspect),
+            countTo: await index.count(ref.entity, ref.aspect, T0 + 1),
+          });
+        }
+        return answers;
+      }
+
+      it('removes every point of every index: queries and counts answer empty, sizes still list every index', async () => {
+        const { index } = await open();
+        const { urn } = await filled(index);
+        expect((await reads(index, urn)).map(({ count }) => count)).toEqual([4, 1, 1]);
+
+        await index.clear();
+        expect(await reads(index, urn)).toEqual(
+          ASPECTS.map((ref) => ({ ...ref, points: [], others: [], runs: [], filtered: [], count: 0, countTo: 0 })),
+        );
+        const sizes = await index.sizes();
+        expect(sizes.map(({ indexName, entity, aspect }) => ({ indexName, entity, aspect }))).toEqual(
+          ASPECTS.map((ref) => ({ indexName: index.indexName(ref.entity, ref.aspect), ...ref })),
+        );
+      });
+
+      it('takes writes after a clear as new indices take them, a point of an id seen before included', async () => {
+        const { index } = await open();
+        const { index: fresh } = await open();
+        const { urn, point, query } = await filled(index);
+        const [earlier] = await index.query(query());
+        if (earlier === undefined) throw new Error('The points written are not found');
+        await index.clear();
+
+        const again: TimeseriesChange[] = [
+          ...puts([
+            point({ timestampMillis: T0 + 5, fields: { rowCount: 5 } }),
+            { ...earlier, value: JSON.stringify({ timestampMillis: earlier.timestampMillis, rowCount: 9 }) },
+            point({ timestampMillis: T0 + 1 }, USAGE),
+          ]),
+          { kind: 'deleteRange', ...USAGE, urn: urn(), endTimeMillis: T0 },
+        ];
+        await index.apply(again);
+        await fresh.apply(again);
+        const answers = await reads(index, urn);
+        expect(answers).toEqual(await reads(fresh, urn));
+        expect(await times(index, query())).toEqual([5, earlier.timestampMillis - T0]);
+        expect(answers.map(({ count }) => count)).toEqual([2, 1, 0]);
+      });
+
+      it('keeps tasks: a truncation’s status is reported after a clear, and a new one gets a new id', async () => {
+        const { index } = await open();
+        await filled(index);
+        const task = await index.startTruncation({ ...PROFILE, endTimeMillis: T0, batchSize: 10 });
+        const status = await completion(index, task);
+
+        expect(status.status).toMatchObject({ total: 1, deleted: 1 });
+        const reported = { task, completed: true, status: status.status };
+
+        await index.clear();
+        expect(await index.taskStatus(task)).toMatchObject(reported);
+        const later = await index.startTruncation({ ...PROFILE, endTimeMillis: T0 + 10, batchSize: 10 });
+        expect(later).not.toEqual(task);
+        expect((await completion(index, later)).status).toMatchObject({ total: 0, deleted: 0 });
+        expect(await index.taskStatus(task)).toMatchObject(reported);
+      });
+
+      it('keeps the clear and the tasks across closing and reopening, and clears indices cleared already', async () => {
+        const { index, reopen } = await open();
+        const { urn, point, query } = await filled(index);
+        const task = await index.startTruncation({ ...PROFILE, endTimeMillis: T0, batchSize: 10 });
+        const status = await completion(index, task);
+        await index.clear();
+        await index.clear();
+        await index.close();
+
+        const again = await reopen();
+        expect((await reads(again, urn)).map(({ count, points }) => ({ count, points }))).toEqual(
+          ASPECTS.map(() => ({ count: 0, points: [] })),
+        );
+        expect(await again.taskStatus(task)).toMatchObject({ task, completed: true, status: status.status });
+        const kept = point({ timestampMillis: T0 + 7 });
+        await again.apply(puts([kept]));
+        expect(await again.query(query())).toEqual([kept]);
+      });
+    });
   });
 }

@@ -24,6 +24,13 @@ export interface TimeseriesIndex {
   indexName(entity: string, aspect: string): string;
   /** Applies changes in order. Resolves once they are durable and visible to queries. */
   apply(changes: readonly TimeseriesChange[]): Promise<void>;
+  /**
+   * Removes every point of every index, leaving the indices open, empty and writable with the same layout (mappings,
+   * tables); what a full rebuild from the primary store starts with. Resolves once that is durable: every later read
+   * answers as empty indices (`sizes` still lists each one), and later writes work as on new indices. Tasks are kept:
+   * a task's status is reported after a clear as before. A write concurrent with it may or may not survive it.
+   */
+  clear(): Promise<void>;
   /** Points of one entity in one index, newest first, at most `limit`. */
   query(query: TimeseriesQuery): Promise<readonly TimeseriesPoint[]>;
   /** How many points the index holds, all of them or those with `timestampMillis <= endTimeMillis`. */
