@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Agent } from 'undici';
 import { SYSTEM_ACTOR_URN } from '@strata/model';
 import {
@@ -11,17 +12,25 @@ import {
 import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
 import type { OperationsConfig } from './config';
 import { createOperationsService, OPERATIONS } from './operations-service';
+import { IndexRebuilds } from './tasks/index-rebuild';
+import { TaskLedger } from './tasks/task-ledger';
 
 /**
  * Builds the operations service in front of `owners`, the routes of the services that own the work (the writer's and
  * the timeseries indexer's, in-process or forwarded): the one place both the service alone and the standalone process
  * turn them into it.
  */
-export function composeOperations(context: HostContext, owners: readonly AnyRoute[]): StrataService {
+export async function composeOperations(context: HostContext, owners: readonly AnyRoute[]): Promise<StrataService> {
+  const now = () => context.scheduler.now();
+  const ledger = await context.engines.openServiceFile(context.scope, OPERATIONS, 'task ledger', (directory) => {
+    return new TaskLedger({ path: join(directory, `${OPERATIONS}.sqlite`), now });
+  });
+  const call = routeCaller(owners);
   return createOperationsService({
     registry: context.model.registry,
-    call: routeCaller(owners),
-    now: () => context.scheduler.now(),
+    call,
+    now,
+    rebuilds: new IndexRebuilds({ ledger, call, now, logger: context.logger.child({ component: OPERATIONS }) }),
   });
 }
 
@@ -46,7 +55,7 @@ export function createOperationsApp(config: OperationsConfig): RunnableService {
       (agent) => agent.close(),
     );
     const systemClient = { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET };
-    const operations = composeOperations(
+    const operations = await composeOperations(
       context,
       tables.flatMap(({ url, table }) =>
         forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS, systemClient }),

@@ -10,8 +10,8 @@ import {
 } from '@strata/config';
 
 /**
- * Configuration of the operations service running alone. It keeps no data and reads no log; the engine and topic keys
- * are those every process takes (the model it validates names against is built from them).
+ * Configuration of the operations service running alone. It reads no log; its one file (the ledger of its rebuilds) is
+ * under DATA_DIR; the other engine and topic keys are those every process takes.
  */
 export const operationsConfigSchema = z.object({
   ...listenerConfig(8085),
@@ -21,7 +21,7 @@ export const operationsConfigSchema = z.object({
   ...systemClientConfig,
   OPERATIONS_SERVICE_URLS: z
     .string()
-    .default('http://127.0.0.1:8081,http://127.0.0.1:8084')
+    .default('http://127.0.0.1:8081,http://127.0.0.1:8082,http://127.0.0.1:8084')
     .transform((value) =>
       value
         .split(',')
@@ -30,7 +30,7 @@ export const operationsConfigSchema = z.object({
     )
     .pipe(z.array(z.url({ error: 'must be a comma-separated list of http(s) URLs' })).min(1))
     .describe(
-      'Comma-separated base URLs of the services the operations service works through: the metadata-writer (restore, the durable timeseries points) and the timeseries indexer (sizes, truncation tasks).',
+      'Comma-separated base URLs of the services the operations service works through: the metadata-writer (restore, the durable timeseries points), the search indexer (emptied before a full rebuild) and the timeseries indexer (sizes, truncation tasks).',
     ),
   SERVICE_DISCOVERY_TIMEOUT_MS: env
     .integer(0, 600_000)

@@ -22,7 +22,7 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
     const indexer = await composeSearchIndexer(context, config, log);
     const audit = await composeAudit(context, config, log);
     const timeseries = await composeTimeseriesIndexer(context, config, log);
-    const operations = composeOperations(context, [...writer.routes, ...timeseries.routes]);
+    const operations = await composeOperations(context, [...writer.routes, ...indexer.routes, ...timeseries.routes]);
     const {
       service: gateway,
       authenticate,

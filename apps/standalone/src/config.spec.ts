@@ -5,6 +5,8 @@ import { gatewayConfigSchema } from '@strata/gateway';
 import { metadataWriterConfigSchema } from '@strata/metadata-writer';
 import { searchIndexerConfigSchema } from '@strata/search-indexer';
 import { auditConfigSchema } from '@strata/audit';
+import { timeseriesIndexerConfigSchema } from '@strata/timeseries-indexer';
+import { operationsConfigSchema } from '@strata/operations';
 import { loadStandaloneConfig, standaloneConfigSchema } from './config';
 
 describe('standalone configuration', () => {
@@ -25,6 +27,8 @@ describe('standalone configuration', () => {
     ['metadata-writer', metadataWriterConfigSchema],
     ['search-indexer', searchIndexerConfigSchema],
     ['audit', auditConfigSchema],
+    ['timeseries-indexer', timeseriesIndexerConfigSchema],
+    ['operations', operationsConfigSchema],
   ])('of the %s is documented key for key in docs/configuration.md', (_name, schema) => {
     const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
     const table = renderConfigReference(schema);

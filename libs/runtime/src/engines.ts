@@ -184,6 +184,19 @@ export class Engines {
     });
   }
 
+  /**
+   * A file of `service`'s own under DATA_DIR, whatever the engines (the operations service's task ledger), opened by
+   * `open` with the directory's path once the service's lock on it is taken.
+   */
+  openServiceFile<T extends { close(): Promise<void> }>(
+    scope: LifecycleScope,
+    service: string,
+    name: string,
+    open: (directory: string) => T,
+  ): Promise<T> {
+    return this.openEmbedded(scope, service, name, () => open(this.dataDir()));
+  }
+
   /** Opens an embedded engine's file, first taking the service's lock on the data directory. */
   private async openEmbedded<T extends { close(): Promise<void> }>(
     scope: LifecycleScope,

@@ -83,6 +83,9 @@ export interface AspectStore {
    */
   truncateTimeseries(request: TruncateTimeseries): Promise<number>;
 
+  /** How many rows a restore of everything replays: latest values of versioned aspects, and timeseries values. */
+  countRows(): Promise<{ readonly latest: number; readonly timeseries: number }>;
+
   close(): Promise<void>;
 }
 

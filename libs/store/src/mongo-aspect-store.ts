@@ -209,6 +209,15 @@ export class MongoAspectStore implements AspectStore {
     return deletedCount;
   }
 
+  async countRows(): Promise<{ readonly latest: number; readonly timeseries: number }> {
+    this.assertOpen();
+    const [latest, timeseries] = await Promise.all([
+      this.collections.aspects.countDocuments({ version: 0 }),
+      this.collections.timeseries.countDocuments({}),
+    ]);
+    return { latest, timeseries };
+  }
+
   /** Takes the next outbox ids from the sequence and inserts the records under them, in the session's transaction. */
   private async appendOutbox(records: readonly OutboxRecord[], session: ClientSession): Promise<void> {
     const sequence = await this.collections.outboxSequence.findOneAndUpdate(

@@ -108,6 +108,7 @@ export class SqliteAspectStore implements AspectStore {
   private readonly readLatestTransaction;
   private readonly markPublishedTransaction;
   private readonly restateTransaction;
+  private readonly readCountsTransaction;
 
   constructor(options: SqliteAspectStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -190,6 +191,8 @@ export class SqliteAspectStore implements AspectStore {
          WHERE urn >= ? AND (urn > ? OR (urn = ? AND (aspect > ? OR (aspect = ? AND pointid > ?))))
          ORDER BY urn, aspect, pointid`,
       ),
+      countLatest: db.prepare<[], number>('SELECT count(*) FROM metadata_aspect_v2 WHERE version = 0').pluck(),
+      countPoints: db.prepare<[], number>('SELECT count(*) FROM timeseries_point').pluck(),
       truncateTimeseries: db.prepare<[string, number, string, string, number]>(
         `DELETE FROM timeseries_point WHERE rowid IN (
            SELECT rowid FROM timeseries_point INDEXED BY timeseries_by_aspect_time
@@ -238,6 +241,10 @@ export class SqliteAspectStore implements AspectStore {
         return page;
       },
     );
+    this.readCountsTransaction = db.transaction(() => ({
+      latest: this.statements.countLatest.get() ?? 0,
+      timeseries: this.statements.countPoints.get() ?? 0,
+    }));
     migrateTimeseries(db);
   }
 
@@ -357,6 +364,10 @@ export class SqliteAspectStore implements AspectStore {
       if (!Number.isInteger(limit) || limit < 1) return 0;
       return this.statements.truncateTimeseries.run(aspect, endTimeMillis, urnPrefix, urnPrefix, limit).changes;
     });
+  }
+
+  countRows(): Promise<{ readonly latest: number; readonly timeseries: number }> {
+    return settle(() => this.readCountsTransaction.deferred());
   }
 
   close(): Promise<void> {

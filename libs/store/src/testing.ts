@@ -486,6 +486,12 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         expect((await store.pendingOutbox(100)).map((record) => record.value.toString())).toEqual(seen);
       });
 
+      it('counts the rows a whole restore replays', async () => {
+        const { store } = await seeded();
+        // Two entities, two latest values (archived versions aside) and two points each.
+        expect(await store.countRows()).toEqual({ latest: 4, timeseries: 4 });
+      });
+
       it('narrows by entity, aspect and predicate, skips rows, and resumes after a cursor', async () => {
         const { store, urns, prefix } = await seeded();
         const [a, b] = urns as [string, string];

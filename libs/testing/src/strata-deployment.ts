@@ -120,7 +120,7 @@ export async function startDeployment(
       const operations = await launch({
         entry: 'apps/operations/dist/main.js',
         name: 'operations',
-        env: { ...env, OPERATIONS_SERVICE_URLS: `${writer.baseUrl},${timeseries.baseUrl}` },
+        env: { ...env, OPERATIONS_SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl},${timeseries.baseUrl}` },
       });
       const services = [writer, indexer, audit, timeseries, operations];
       await launch({

@@ -36,6 +36,10 @@ const OPERATIONS: Readonly<Record<string, { requirement: PrivilegeRequirement; m
     requirement: [[PlatformPrivilege.RESTORE_INDICES_PRIVILEGE]],
     message: 'User is unauthorized to restore indices.',
   },
+  rebuildIndices: {
+    requirement: [[PlatformPrivilege.RESTORE_INDICES_PRIVILEGE]],
+    message: 'User is unauthorized to restore indices.',
+  },
 };
 
 /** Where the operations answer: DataHub's path, its Cloud docs' and its frontend proxy's. */

@@ -105,6 +105,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     restate: (request, toRecords) => store.restate(request, toRecords),
     truncateTimeseries: (request) => store.truncateTimeseries(request),
+    countRows: () => store.countRows(),
     close: () => store.close(),
   };
 }

@@ -119,6 +119,13 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
       },
     }),
     defineRoute({
+      method: 'GET',
+      resource: '/internal/restate/count',
+      family: 'restli',
+      summary: 'How many rows a restore of everything replays: latest versioned values and timeseries points.',
+      handle: async () => ({ body: await options.store.countRows() }),
+    }),
+    defineRoute({
       method: 'POST',
       resource: '/internal/timeseries/truncate',
       family: 'restli',
@@ -161,8 +168,7 @@ function restatedRecord(
   const entity = options.registry.entity(entityTypeOf(row.urn));
   const aspect = entity?.aspect(row.aspect);
   if (entity === undefined || aspect === undefined) return undefined;
-  const id =
-    restated.source === 'latest' ? `${row.urn}/${row.aspect}` : `${row.urn}/${row.aspect}/${restated.row.id}`;
+  const id = restated.source === 'latest' ? `${row.urn}/${row.aspect}` : `${row.urn}/${row.aspect}/${restated.row.id}`;
   return changeLogRecordOf(
     options,
     {

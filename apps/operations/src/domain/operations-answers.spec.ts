@@ -30,12 +30,16 @@ describe('truncationSummary', () => {
 describe('checkForceFlags', () => {
   it('given both force flags with the same value, then it is a 400 with DataHub’s text; otherwise nothing', () => {
     for (const value of [true, false]) {
-      expect(() => checkForceFlags({ dryRun: true, forceDeleteByQuery: value, forceReindex: value })).toThrow(
-        new BadRequestError('please only set forceReindex OR forceDeleteByQuery flags'),
-      );
+      expect(() => {
+        checkForceFlags({ dryRun: true, forceDeleteByQuery: value, forceReindex: value });
+      }).toThrow(new BadRequestError('please only set forceReindex OR forceDeleteByQuery flags'));
     }
-    expect(() => checkForceFlags({ dryRun: true, forceDeleteByQuery: true, forceReindex: false })).not.toThrow();
-    expect(() => checkForceFlags({ dryRun: true, forceReindex: true })).not.toThrow();
+    expect(() => {
+      checkForceFlags({ dryRun: true, forceDeleteByQuery: true, forceReindex: false });
+    }).not.toThrow();
+    expect(() => {
+      checkForceFlags({ dryRun: true, forceReindex: true });
+    }).not.toThrow();
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
 import { BadRequestError, NotFoundError, timeseriesAspectNamed, type EntityRegistry } from '@strata/model';
+import type { IndexRebuilds } from '../tasks/index-rebuild';
 import {
   checkForceFlags,
   restoreValue,
@@ -22,9 +23,10 @@ export const MAX_RESTORE_BATCH = 100_000;
 
 export interface OperationsRouteOptions {
   readonly registry: EntityRegistry;
-  /** Calls the routes of the services that own the work: the writer and the timeseries indexer. */
+  /** Calls the routes of the services that own the work: the writer and the indexers. */
   readonly call: RouteCaller;
   readonly now: () => number;
+  readonly rebuilds: IndexRebuilds;
 }
 
 const truncateBody = z.object({
@@ -77,6 +79,7 @@ export function operationsRoutes(options: OperationsRouteOptions): Route[] {
     truncateRoute(options, resource),
     taskStatusRoute(options, resource),
     restoreRoute(options, resource),
+    rebuildRoute(options, resource),
   ]);
   return [...routes, restoreRoute(options, '/aspects')];
 }
@@ -176,7 +179,7 @@ function truncateRoute({ call, registry }: OperationsRouteOptions, resource: str
   });
 }
 
-function taskStatusRoute({ call }: OperationsRouteOptions, resource: string): Route {
+function taskStatusRoute({ call, rebuilds }: OperationsRouteOptions, resource: string): Route {
   return defineRoute({
     method: 'POST',
     resource,
@@ -187,9 +190,8 @@ function taskStatusRoute({ call }: OperationsRouteOptions, resource: string): Ro
     example: { body: { task: 'aB1cdEf2GHIJKLMnoPQr3S:123456' } },
     handle: async ({ body, context }) => {
       const task = taskOf(body);
-      return {
-        body: { value: taskStatusValue(task, await taskReport(call, `${task.nodeId}:${task.number}`, context)) },
-      };
+      const report = rebuilds.report(task) ?? (await taskReport(call, `${task.nodeId}:${task.number}`, context));
+      return { body: { value: taskStatusValue(task, report) } };
     },
   });
 }
@@ -228,6 +230,25 @@ function restoreRoute({ call, now }: OperationsRouteOptions, resource: string): 
         publishMs: number;
       };
       return { body: { value: restoreValue(body, { ...outcome, tookMs: now() - started }) } };
+    },
+  });
+}
+
+function rebuildRoute({ rebuilds }: OperationsRouteOptions, resource: string): Route {
+  return defineRoute({
+    method: 'POST',
+    resource,
+    action: 'rebuildIndices',
+    family: 'restli',
+    summary: 'Rebuild every index from the primary store, as a task (Strata’s own operation).',
+    description:
+      'Empties the search, relationship and timeseries indices, then replays every row of the primary store as ' +
+      'RESTATE change logs, so that the indices hold exactly what the store backs. Answers the task id at once; ' +
+      'getEsTaskStatus reports its progress (`total`, `created` rows done, `rows_per_second`, `eta_millis`, `phase`), ' +
+      'as do the `strata_rebuild_*` metrics. Reads see the indices filling back until it is done.',
+    handle: ({ context }) => {
+      const task = rebuilds.start(context);
+      return Promise.resolve({ body: { value: `${task.nodeId}:${task.number}` } });
     },
   });
 }

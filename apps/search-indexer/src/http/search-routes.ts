@@ -290,6 +290,17 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       },
     }),
     defineRoute({
+      method: 'POST',
+      resource: '/internal/search-index/clear',
+      family: 'restli',
+      summary: 'Remove every search document and relationship edge (a full rebuild replays them).',
+      handle: async () => {
+        await search.clear();
+        await graph.clear();
+        return { body: { cleared: true } };
+      },
+    }),
+    defineRoute({
       method: 'GET',
       resource: '/openapi/operations/indices/progress',
       family: 'openapi',

@@ -154,6 +154,16 @@ export function timeseriesRoutes(
       }),
     }),
     defineRoute({
+      method: 'POST',
+      resource: '/internal/timeseries-index/clear',
+      family: 'restli',
+      summary: 'Remove every point of every timeseries index (a full rebuild replays them); tasks are kept.',
+      handle: async () => {
+        await index.clear();
+        return { body: { cleared: true } };
+      },
+    }),
+    defineRoute({
       method: 'GET',
       resource: '/internal/timeseries-index/task',
       family: 'restli',
