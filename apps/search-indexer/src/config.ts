@@ -29,9 +29,9 @@ export const searchIndexerConfig = {
     .describe("Consumer group of the search indexers (DataHub's mae-consumer group)."),
   SEARCH_INDEXER_MAX_BATCH_SIZE: env
     .integer(1, 10_000)
-    .default(100)
+    .default(250)
     .describe(
-      'Most change logs the search indexer applies in one index write (the embedded index writes synchronously: smaller batches keep a standalone process responsive).',
+      'Most change logs the search indexer applies in one index write. Larger batches work off a backlog (a restore, heavy ingest) faster, with fewer, larger commits; the embedded index writes in steps between which the process answers other requests.',
     ),
 };
 

@@ -20,7 +20,7 @@ import type {
   TruncateTimeseries,
 } from './aspect-store';
 import { assertListed } from './aspect-store';
-import { inUrnScope, restatePageAsync, urnScanStart } from './restate-scan';
+import { inUrnScope, restatePageAsync, seekFrom, urnScanStart } from './restate-scan';
 
 /** Options of {@link MongoAspectStore.connect}. */
 export interface MongoAspectStoreOptions {
@@ -243,7 +243,11 @@ export class MongoAspectStore implements AspectStore {
       const [urn, aspect] = after === undefined ? ['', ''] : [after.urn, after.aspect];
       const cursor = this.collections.aspects
         .find(
-          { version: 0, urn: { $gte: start }, $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }] },
+          {
+            version: 0,
+            urn: { $gte: seekFrom(start, after) },
+            $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }],
+          },
           { session },
         )
         .sort({ urn: 1, aspect: 1 });
@@ -260,7 +264,7 @@ export class MongoAspectStore implements AspectStore {
     const cursor = this.collections.timeseries
       .find(
         {
-          urn: { $gte: start },
+          urn: { $gte: after?.source === 'timeseries' ? seekFrom(start, after) : start },
           $or: [{ urn: { $gt: urn } }, { urn, aspect: { $gt: aspect } }, { urn, aspect, pointId: { $gt: id } }],
         },
         { session },

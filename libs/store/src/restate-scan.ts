@@ -30,6 +30,14 @@ export function urnScanStart(request: RestateRequest): string {
   return request.urn ?? request.urnPrefix ?? '';
 }
 
+/**
+ * Where a scan resuming after `after` may seek to: the cursor's URN (every later row's URN is at least that, and the
+ * cursor lies within the scope), or the scope's start when there is no cursor.
+ */
+export function seekFrom(start: string, after: { readonly urn: string } | undefined): string {
+  return after === undefined || after.urn < start ? start : after.urn;
+}
+
 /** Whether a URN is within the request's entity or prefix. */
 export function inUrnScope(request: RestateRequest, urn: string): boolean {
   if (request.urn !== undefined) return urn === request.urn;

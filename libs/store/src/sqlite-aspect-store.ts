@@ -20,7 +20,7 @@ import type {
   TruncateTimeseries,
 } from './aspect-store';
 import { assertListed, LISTED_ASPECTS } from './aspect-store';
-import { inUrnScope, restatePage, urnScanStart } from './restate-scan';
+import { inUrnScope, restatePage, seekFrom, urnScanStart } from './restate-scan';
 
 /** The tables of the store file. */
 const STORE_SCHEMA = `
@@ -382,13 +382,16 @@ export class SqliteAspectStore implements AspectStore {
     const after = request.after;
     if (after === undefined || after.source === 'latest') {
       const [urn, aspect] = after === undefined ? ['', ''] : [after.urn, after.aspect];
-      for (const row of this.statements.scanLatest.iterate(start, urn, urn, aspect)) {
+      // Seek to the cursor itself: every row after it has a URN at least the cursor's (rescanning from the scope's
+      // start would make a restore quadratic in its pages).
+      for (const row of this.statements.scanLatest.iterate(seekFrom(start, after), urn, urn, aspect)) {
         if (!inUrnScope(request, row.urn)) break;
         yield { source: 'latest', row: toStoredAspect(row) };
       }
     }
     const [urn, aspect, id] = after?.source === 'timeseries' ? [after.urn, after.aspect, after.id] : ['', '', ''];
-    for (const row of this.statements.scanTimeseries.iterate(start, urn, urn, aspect, aspect, id)) {
+    const seek = after?.source === 'timeseries' ? seekFrom(start, after) : start;
+    for (const row of this.statements.scanTimeseries.iterate(seek, urn, urn, aspect, aspect, id)) {
       if (!inUrnScope(request, row.urn)) break;
       yield { source: 'timeseries', row: toStoredTimeseriesValue(row) };
     }

@@ -145,6 +145,35 @@ describe('POST /internal/restate', () => {
     expect(decoded()).toHaveLength(5);
   });
 
+  it('given a call starting where the previous one ended, when restated, then it resumes right after its last row', async () => {
+    const first = await restate({ limit: 2 });
+    expect(first.rows).toBe(2);
+    // A row written meanwhile before the point reached does not shift the next page.
+    await store.commit({
+      mutations: [
+        {
+          kind: 'put',
+          urn: 'urn:li:corpuser:aaa',
+          aspect: 'status',
+          expectedVersion: 0,
+          row: { version: 1, value: { removed: false }, systemMetadata: {}, createdOn: 1, createdBy: WRITER },
+        },
+      ],
+      outbox: [],
+      appliedProposalIds: [],
+    });
+    const second = await restate({ start: 2, limit: 10 });
+    expect(second).toMatchObject({ rows: 4, skipped: 2, exhausted: true });
+    expect(decoded().map(({ log }) => `${log.entityUrn} ${log.aspectName}`)).toEqual([
+      `${hive('a')} datasetProperties`,
+      `${hive('a')} status`,
+      `${hive('b')} status`,
+      `${kafka('c')} status`,
+      `${hive('a')} datasetProfile`,
+      `${hive('a')} datasetProfile`,
+    ]);
+  });
+
   it('given one entity, when restated, then only its rows are', async () => {
     const result = await restate({ urn: hive('b'), limit: 10 });
     expect(result.rows).toBe(1);

@@ -21,6 +21,8 @@ export interface RestoreRouteOptions {
 const ROWS_PER_TRANSACTION = 500;
 /** The most rows one call restates. */
 export const MAX_RESTATE_ROWS = 100_000;
+/** Continuations remembered (see `restoreRoutes`). */
+const MAX_CONTINUATIONS = 64;
 
 const cursor = z.object({
   source: z.enum(['latest', 'timeseries']),
@@ -63,6 +65,12 @@ export interface RestateResult {
  * after a restore. The operations service calls both on behalf of its callers.
  */
 export function restoreRoutes(options: RestoreRouteOptions): Route[] {
+  // Where each recent call ended, by the request that would continue it (same selection, `start` at the call's end):
+  // a restore driven page after page by `start` resumes right after the last row restated instead of passing over
+  // every row before it again, and a row written meanwhile before that point does not shift the pages.
+  const continuations = new Map<string, RowCursor>();
+  const continuationOf = (body: { urn?: string; aspect?: string; urnLike?: string }, start: number) =>
+    JSON.stringify([body.urn ?? null, body.aspect ?? null, body.urnLike ?? null, start]);
   return [
     defineRoute({
       method: 'POST',
@@ -85,7 +93,14 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
           publishMs: 0,
         };
         const slice = new TimeSlice();
-        let skip = body.start ?? 0;
+        const start = body.start ?? 0;
+        const resumed =
+          body.after === undefined && start > 0 ? continuations.get(continuationOf(body, start)) : undefined;
+        let skip = resumed === undefined ? start : 0;
+        if (resumed !== undefined) {
+          result.last = resumed;
+          result.skipped = start;
+        }
         const readStarted = options.now();
         while (result.rows < body.limit && !result.exhausted) {
           const page = await options.store.restate(
@@ -112,6 +127,10 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
           await slice.pause();
         }
         result.readMs = options.now() - readStarted;
+        if (result.last !== undefined && body.after === undefined) {
+          continuations.set(continuationOf(body, start + result.rows), result.last);
+          if (continuations.size > MAX_CONTINUATIONS) continuations.delete(continuations.keys().next().value ?? '');
+        }
         const publishStarted = options.now();
         await options.relay.flush();
         result.publishMs = options.now() - publishStarted;
