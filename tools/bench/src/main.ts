@@ -17,6 +17,7 @@ import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
 import { largeAspectScenario, printLargeAspectReport } from './large-aspect-bench';
 import { printSearchReport, searchScenarios } from './search-bench';
+import { printTimeseriesReport, timeseriesScenarios } from './timeseries-bench';
 import {
   datasetUrn,
   eventually,
@@ -31,7 +32,7 @@ import {
 } from '@strata/testing';
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
-/** `search`, `ingest` (with reads) or `large-aspect` runs only those scenarios; unset, all of them. */
+/** `search`, `ingest` (with reads), `large-aspect` or `timeseries` runs only those scenarios; unset, all of them. */
 const only = process.env['BENCH_ONLY'];
 
 interface Figures {
@@ -144,6 +145,12 @@ async function main(): Promise<void> {
     printLargeAspectReport(largeAspect);
     return;
   }
+  if (only === 'timeseries') {
+    const timeseries = await timeseriesScenarios();
+    writeReport({ date: new Date().toISOString(), machine: machine(), durationSeconds, timeseries });
+    printTimeseriesReport(timeseries);
+    return;
+  }
   const baseline = await startBaseline();
   const strata = await startStandalone().catch((error: unknown) => {
     baseline.process.kill('SIGTERM');
@@ -198,6 +205,7 @@ async function main(): Promise<void> {
     const strataPeakRssMb = peakRssMegabytes(strata.pid);
     const largeAspect = only === 'ingest' ? undefined : await largeAspectScenario();
     const search = only === 'ingest' ? undefined : await searchScenarios(baseline.baseUrl);
+    const timeseries = only === 'ingest' ? undefined : await timeseriesScenarios();
 
     const report = {
       date: new Date().toISOString(),
@@ -210,11 +218,13 @@ async function main(): Promise<void> {
       kafka,
       ...(largeAspect === undefined ? {} : { largeAspect }),
       ...(search === undefined ? {} : { search }),
+      ...(timeseries === undefined ? {} : { timeseries }),
     };
     const file = writeReport(report);
     printTable(comparisons);
     if (largeAspect !== undefined) printLargeAspectReport(largeAspect);
     if (search !== undefined) printSearchReport(search);
+    if (timeseries !== undefined) printTimeseriesReport(timeseries);
     if ('directProducer' in kafka) {
       const { proposals, seconds, proposalsPerSecond } = kafka.directProducer;
       process.stdout.write(
