@@ -2,9 +2,8 @@ import { hostname } from 'node:os';
 import { Agent } from 'undici';
 import { TokenService } from '@strata/auth';
 import {
-  fetchServiceTable,
-  forwardedRoutes,
   routeCaller,
+  servicesBehind,
   type AnyRoute,
   type Authenticator,
   type RouteGuard,
@@ -140,38 +139,30 @@ export function composeGateway(
  */
 export function createGatewayApp(config: GatewayConfig): RunnableService {
   return hostServices('gateway', config, async (context) => {
-    const tables = await Promise.all(
-      config.SERVICE_URLS.map(async (url) => ({
-        url,
-        table: await fetchServiceTable(url, {
-          timeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
-          scheduler: context.scheduler,
-        }),
-      })),
-    );
     const dispatcher = await context.scope.open(
       'connections to the services',
       () => new Agent({ keepAliveTimeout: 30_000 }),
       (agent) => agent.close(),
     );
+    const services = await servicesBehind(config.SERVICE_URLS, {
+      discoveryTimeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
+      scheduler: context.scheduler,
+      dispatcher,
+      timeoutMs: config.FORWARD_TIMEOUT_MS,
+      systemClient: { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET },
+    });
     const log = await context.engines.openLog(context.scope, 'gateway');
     const {
       service: gateway,
       authenticate,
       guard,
     } = composeGateway(context, config, log, {
-      routes: tables.flatMap(({ url, table }) =>
-        forwardedRoutes(table, url, {
-          dispatcher,
-          timeoutMs: config.FORWARD_TIMEOUT_MS,
-          systemClient: { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET },
-        }),
-      ),
-      readModels: tables.flatMap(({ table }) => table.readModels),
+      routes: services.flatMap((service) => service.routes),
+      readModels: services.flatMap(({ table }) => table.readModels),
     });
     context.logger.info(
       {
-        services: tables.map(({ url, table }) => ({
+        services: services.map(({ url, table }) => ({
           service: table.service,
           url,
           readModels: table.readModels.map((model) => model.name),

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { SYSTEM_ACTOR_URN } from '@strata/model';
 import {
-  fetchServiceTable,
-  forwardedRoutes,
   routeCaller,
+  servicesBehind,
   systemClientAuthenticator,
   type AnyRoute,
   type RunnableService,
@@ -40,26 +39,22 @@ export async function composeOperations(context: HostContext, owners: readonly A
  */
 export function createOperationsApp(config: OperationsConfig): RunnableService {
   return hostServices(OPERATIONS, config, async (context) => {
-    const tables = await Promise.all(
-      config.OPERATIONS_SERVICE_URLS.map(async (url) => ({
-        url,
-        table: await fetchServiceTable(url, {
-          timeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
-          scheduler: context.scheduler,
-        }),
-      })),
-    );
     const dispatcher = await context.scope.open(
       'connections to the services',
       () => new Agent({ keepAliveTimeout: 30_000 }),
       (agent) => agent.close(),
     );
     const systemClient = { id: config.DATAHUB_SYSTEM_CLIENT_ID, secret: config.DATAHUB_SYSTEM_CLIENT_SECRET };
+    const services = await servicesBehind(config.OPERATIONS_SERVICE_URLS, {
+      discoveryTimeoutMs: config.SERVICE_DISCOVERY_TIMEOUT_MS,
+      scheduler: context.scheduler,
+      dispatcher,
+      timeoutMs: config.FORWARD_TIMEOUT_MS,
+      systemClient,
+    });
     const operations = await composeOperations(
       context,
-      tables.flatMap(({ url, table }) =>
-        forwardedRoutes(table, url, { dispatcher, timeoutMs: config.FORWARD_TIMEOUT_MS, systemClient }),
-      ),
+      services.flatMap((service) => service.routes),
     );
     return {
       services: [operations],

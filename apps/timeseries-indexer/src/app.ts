@@ -1,9 +1,8 @@
-import { SYSTEM_ACTOR_URN } from '@strata/model';
+import { SYSTEM_ACTOR_URN, timeseriesAspectsOf } from '@strata/model';
 import type { MessageLog } from '@strata/log';
 import { systemClientAuthenticator, type RunnableService } from '@strata/http';
 import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
 import type { TimeseriesIndexerConfig } from './config';
-import { timeseriesAspectsOf } from './domain/timeseries-points';
 import { createTimeseriesIndexerService, TIMESERIES_INDEXER } from './timeseries-indexer-service';
 
 /** The settings {@link composeTimeseriesIndexer} reads: the timeseries indexer's own, wherever it runs. */

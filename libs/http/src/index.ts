@@ -32,7 +32,7 @@ export type {
 } from './route';
 export { describeRoute, describeService, fetchServiceTable, jsonSchemaOf, serviceTablePath } from './service-table';
 export type { ReadModelDescriptor, RouteDescriptor, ServiceTable } from './service-table';
-export { forwardedRoutes } from './route-forwarding';
+export { forwardedRoutes, servicesBehind } from './route-forwarding';
 export {
   ACTOR_HEADER,
   SOURCE_IP_HEADER,
@@ -43,7 +43,7 @@ export {
 } from './system-client';
 export { errorOfAnswer, routeCaller } from './route-call';
 export type { RouteCall, RouteCaller } from './route-call';
-export type { ForwardingOptions } from './route-forwarding';
+export type { ForwardingOptions, ServiceBehind } from './route-forwarding';
 export { documentedPath, exampleRequest, openApiDocument, restliDocsPage } from './api-docs';
 export type { ApiInfo } from './api-docs';
 export { createHttpApp } from './create-http-app';

@@ -2,10 +2,11 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { pipeline } from 'node:stream/promises';
 import { errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import { BadGatewayError, TimeoutError, UnavailableError } from '@strata/model';
+import type { Scheduler } from '@strata/timing';
 import type { ForwardedRoute, RequestContext } from './route';
 import { errorOfAnswer, type RouteCall } from './route-call';
 import { ACTOR_HEADER, SOURCE_IP_HEADER, systemClientAuthorization, type SystemClient } from './system-client';
-import type { ServiceTable } from './service-table';
+import { fetchServiceTable, type ServiceTable } from './service-table';
 
 /** How a gateway forwards to the services behind it. */
 export interface ForwardingOptions {
@@ -228,4 +229,30 @@ function codeOf(error: unknown): string | undefined {
   if (typeof code === 'string') return code;
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   return cause === undefined || cause === error ? undefined : codeOf(cause);
+}
+
+/** A service behind this process: where it is, its table, and its routes as this process forwards them. */
+export interface ServiceBehind {
+  readonly url: string;
+  readonly table: ServiceTable;
+  readonly routes: readonly ForwardedRoute[];
+}
+
+/**
+ * The services at `urls`, as a process in front of them (a gateway, the operations service) sees them: each one's
+ * table, read at start and waited for as {@link fetchServiceTable} waits, and its routes, forwarded to it.
+ */
+export async function servicesBehind(
+  urls: readonly string[],
+  options: ForwardingOptions & { readonly discoveryTimeoutMs: number; readonly scheduler: Scheduler },
+): Promise<ServiceBehind[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const table = await fetchServiceTable(url, {
+        timeoutMs: options.discoveryTimeoutMs,
+        scheduler: options.scheduler,
+      });
+      return { url, table, routes: forwardedRoutes(table, url, options) };
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { orOfAndQuery, RANGES } from './elasticsearch-filters';
 import { ValidationError } from '@strata/model';
 
 import { strataPaths, valueKind } from './elasticsearch-mappings';
@@ -272,30 +273,8 @@ function visibility(filter: Filter, entity: EntitySearchSchema): { filter: Query
 
 /** OR of AND groups (a resolved filter). Undefined when it filters nothing: no groups, or a group left empty. */
 function filterQuery(filter: Filter, entity: EntitySearchSchema): Query | undefined {
-  if (filter.length === 0 || filter.some((group) => group.length === 0)) return undefined;
-  const groups = filter.map((group): Query => {
-    const positive: Query[] = [];
-    const negative: Query[] = [];
-    for (const criterion of group) {
-      const { query, negate } = criterionQuery(criterion, entity);
-      (negate ? negative : positive).push(query);
-    }
-    return {
-      bool: {
-        ...(positive.length === 0 ? {} : { filter: positive }),
-        ...(negative.length === 0 ? {} : { must_not: negative }),
-      },
-    };
-  });
-  return groups.length === 1 ? groups[0] : { bool: { should: groups, minimum_should_match: 1 } };
+  return orOfAndQuery(filter, (criterion) => criterionQuery(criterion, entity));
 }
-
-const RANGES = {
-  GREATER_THAN: 'gt',
-  GREATER_THAN_OR_EQUAL_TO: 'gte',
-  LESS_THAN: 'lt',
-  LESS_THAN_OR_EQUAL_TO: 'lte',
-} as const;
 
 /** A criterion as a query matching the documents it keeps, or (`negate`) those it drops. */
 function criterionQuery(criterion: Criterion, entity: EntitySearchSchema): { query: Query; negate: boolean } {

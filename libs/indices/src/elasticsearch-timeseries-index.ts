@@ -1,4 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { orOfAndQuery, RANGES } from './elasticsearch-filters';
 
 import {
   clientOf,
@@ -442,30 +443,8 @@ function errorOf(response: estypes.TasksGetResponse): TaskStatus['error'] {
 
 /** OR of AND groups (resolved). Undefined when it filters nothing: no groups, or a group without criteria. */
 function filterQuery(filter: Filter): Query | undefined {
-  if (filter.length === 0 || filter.some((group) => group.length === 0)) return undefined;
-  const groups = filter.map((group): Query => {
-    const positive: Query[] = [];
-    const negative: Query[] = [];
-    for (const criterion of group) {
-      const { query, negate } = criterionQuery(criterion);
-      (negate ? negative : positive).push(query);
-    }
-    return {
-      bool: {
-        ...(positive.length === 0 ? {} : { filter: positive }),
-        ...(negative.length === 0 ? {} : { must_not: negative }),
-      },
-    };
-  });
-  return groups.length === 1 ? groups[0] : { bool: { should: groups, minimum_should_match: 1 } };
+  return orOfAndQuery(filter, criterionQuery);
 }
-
-const RANGES = {
-  GREATER_THAN: 'gt',
-  GREATER_THAN_OR_EQUAL_TO: 'gte',
-  LESS_THAN: 'lt',
-  LESS_THAN_OR_EQUAL_TO: 'lte',
-} as const;
 
 /** A criterion as a query matching the points it keeps, or (`negate`) those it drops. */
 function criterionQuery(criterion: Criterion): { query: Query; negate: boolean } {

@@ -47,6 +47,7 @@ export { createEntityRegistry, type AspectSpec, type EntityRegistry, type Entity
 export {
   partitionSpecOf,
   timeseriesAspectNamed,
+  timeseriesAspectsOf,
   timeseriesFieldNames,
   timeseriesFieldsOf,
   timeseriesPointId,

@@ -1,5 +1,11 @@
 import { testEntityRegistry } from './testing';
-import { partitionSpecOf, timeseriesFieldsOf, timeseriesPointId } from './timeseries-points';
+import {
+  partitionSpecOf,
+  timeseriesAspectNamed,
+  timeseriesAspectsOf,
+  timeseriesFieldsOf,
+  timeseriesPointId,
+} from './timeseries-points';
 
 const registry = testEntityRegistry();
 const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
@@ -80,5 +86,31 @@ describe('timeseriesFieldsOf', () => {
       totalSqlQueries: 2,
       topSqlQueries: '["select 1"]',
     });
+  });
+});
+
+describe('timeseriesAspectNamed', () => {
+  it('given names in any case, then the timeseries aspect is found; otherwise a 400 with the reason', () => {
+    const { entity, aspect } = timeseriesAspectNamed(registry, 'DATASET', 'datasetusagestatistics');
+    expect([entity.name, aspect.name]).toEqual(['dataset', 'datasetUsageStatistics']);
+    expect(timeseriesAspectNamed(registry, 'datajob', 'DatahubIngestionCheckpoint').entity.name).toBe('dataJob');
+    expect(() => timeseriesAspectNamed(registry, 'spaceship', 'x')).toThrow(
+      'Failed to find entity with name spaceship in EntityRegistry',
+    );
+    expect(() => timeseriesAspectNamed(registry, 'dataset', 'nothing')).toThrow(
+      'Unknown aspect nothing for entity dataset',
+    );
+    expect(() => timeseriesAspectNamed(registry, 'dataset', 'status')).toThrow('is not a timeseries aspect');
+  });
+});
+
+describe('timeseriesAspectsOf', () => {
+  it('lists every timeseries aspect of the registry with its entity type, and no versioned one', () => {
+    const refs = timeseriesAspectsOf(registry);
+    expect(refs).toContainEqual({ entity: 'dataset', aspect: 'datasetProfile' });
+    expect(refs).toContainEqual({ entity: 'dataJob', aspect: 'datahubIngestionCheckpoint' });
+    expect(refs.every(({ entity, aspect }) => registry.entity(entity)?.aspect(aspect)?.kind === 'timeseries')).toBe(
+      true,
+    );
   });
 });

@@ -124,3 +124,14 @@ export function timeseriesAspectNamed(
   }
   return { entity, aspect };
 }
+
+/** Every (entity type, timeseries aspect) of the registry: the timeseries indices a deployment keeps. */
+export function timeseriesAspectsOf(registry: EntityRegistry): { readonly entity: string; readonly aspect: string }[] {
+  return registry
+    .entities()
+    .flatMap((entity) =>
+      entity.aspects
+        .filter((aspect) => aspect.kind === 'timeseries')
+        .map((aspect) => ({ entity: entity.name, aspect: aspect.name })),
+    );
+}

@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { readSchemas } from '@strata/schemas';
 import {
   createEntityRegistry,
+  timeseriesAspectsOf,
   timeseriesFieldsOf,
   timeseriesPointId,
   type AspectSpec,
@@ -31,7 +32,7 @@ import {
   type JsonObject,
 } from '@strata/model';
 import { SqliteAspectStore, type AspectMutation } from '@strata/store';
-import { SqliteTimeseriesIndex, type TimeseriesAspectRef, type TimeseriesChange } from '@strata/indices';
+import { SqliteTimeseriesIndex, type TimeseriesChange } from '@strata/indices';
 import {
   datasetUrn,
   eventually,
@@ -372,17 +373,6 @@ function restoreAnswer(value: string): { rowsMigrated: number; ignored: number; 
     nextStart: Number(field('nextStart')),
     complete: field('complete') === 'true',
   };
-}
-
-/** Every (entity type, timeseries aspect) of the registry, as the timeseries indexer opens its indices. */
-function timeseriesAspectsOf(registry: EntityRegistry): TimeseriesAspectRef[] {
-  return registry
-    .entities()
-    .flatMap((entity) =>
-      entity.aspects
-        .filter((aspect) => aspect.kind === 'timeseries')
-        .map((aspect) => ({ entity: entity.name, aspect: aspect.name })),
-    );
 }
 
 const profiledDataset = (d: number) => datasetUrn(`bench.profiled_${d}`);

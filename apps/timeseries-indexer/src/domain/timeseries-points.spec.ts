@@ -1,8 +1,8 @@
 import type { ChangeLogEvent } from '@strata/change-log';
 import type { LogRecord } from '@strata/log';
-import { timeseriesPointId } from '@strata/model';
+import { timeseriesAspectsOf, timeseriesPointId } from '@strata/model';
 import { testEntityRegistry } from '@strata/model/testing';
-import { timeseriesAspectsOf, timeseriesChangeOf } from './timeseries-points';
+import { timeseriesChangeOf } from './timeseries-points';
 
 const registry = testEntityRegistry();
 const urn = 'urn:li:dataJob:(urn:li:dataFlow:(datahub,pipeline,prod),job)';

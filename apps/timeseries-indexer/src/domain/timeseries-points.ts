@@ -1,23 +1,6 @@
-import {
-  TIME_RANGE_HEADERS,
-  timeseriesFieldsOf,
-  timeseriesPointId,
-  type EntityRegistry,
-  type JsonObject,
-} from '@strata/model';
-import type { TimeseriesAspectRef, TimeseriesChange } from '@strata/indices';
+import { TIME_RANGE_HEADERS, timeseriesFieldsOf, timeseriesPointId, type JsonObject } from '@strata/model';
+import type { TimeseriesChange } from '@strata/indices';
 import type { ChangeLogEvent } from '@strata/change-log';
-
-/** Every (entity type, timeseries aspect) of the registry: the indices the indexer keeps. */
-export function timeseriesAspectsOf(registry: EntityRegistry): TimeseriesAspectRef[] {
-  return registry
-    .entities()
-    .flatMap((entity) =>
-      entity.aspects
-        .filter((aspect) => aspect.kind === 'timeseries')
-        .map((aspect) => ({ entity: entity.name, aspect: aspect.name })),
-    );
-}
 
 /**
  * What a timeseries change log does to the indices: an upsert or a restatement puts its point (identified as the
