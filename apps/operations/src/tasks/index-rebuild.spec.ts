@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestContext, RouteCall } from '@strata/http';
-import { UnavailableError } from '@strata/model';
+import { ConflictError, UnavailableError } from '@strata/model';
 import { eventually } from '@strata/testing';
 import { IndexRebuilds, rebuildCounters } from './index-rebuild';
 import { INTERRUPTED, TaskLedger } from './task-ledger';
@@ -70,6 +70,9 @@ describe('IndexRebuilds', () => {
     const rebuilds = new IndexRebuilds({ ledger, call: owners(12_000, calls), now, logger: quiet, pageRows: 5_000 });
     const task = rebuilds.start(context);
     expect(task.nodeId).toBe(ledger.nodeId);
+    expect(() => rebuilds.start(context)).toThrow(
+      new ConflictError(`A rebuild of the indices is running: task ${task.nodeId}:${task.number}; ask getEsTaskStatus`),
+    );
     const report = await eventually(() => {
       const current = rebuilds.report(task);
       expect(current?.completed).toBe(true);

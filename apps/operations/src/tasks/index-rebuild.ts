@@ -1,5 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
 import type { RequestContext, RouteCaller } from '@strata/http';
+import { ConflictError } from '@strata/model';
 import type { TaskReport } from '../domain/operations-answers';
 import type { TaskLedger } from './task-ledger';
 
@@ -82,6 +83,8 @@ export class IndexRebuilds {
   readonly metrics = new Registry();
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
+  /** The number of the rebuild running, if one is. */
+  private current: number | undefined;
   private readonly gauges;
 
   constructor(private readonly options: IndexRebuildsOptions) {
@@ -103,12 +106,24 @@ export class IndexRebuilds {
     };
   }
 
-  /** Starts a rebuild on behalf of `context`'s caller; answers its task id at once. */
+  /**
+   * Starts a rebuild on behalf of `context`'s caller; answers its task id at once. One runs at a time: asked again
+   * meanwhile, it refuses with a `ConflictError` naming the running task.
+   */
   start(context: RequestContext): { nodeId: string; number: number } {
+    if (this.current !== undefined) {
+      throw new ConflictError(
+        `A rebuild of the indices is running: task ${this.options.ledger.nodeId}:${this.current}; ask getEsTaskStatus`,
+      );
+    }
     const startedAt = this.options.now();
     const initial = rebuildCounters({ total: 0, done: 0, batches: 0, phase: 'counting' }, 0);
     const number = this.options.ledger.create('rebuild', {}, startedAt, initial);
-    const run = this.run(number, startedAt, context).finally(() => this.running.delete(run));
+    this.current = number;
+    const run = this.run(number, startedAt, context).finally(() => {
+      this.running.delete(run);
+      this.current = undefined;
+    });
     this.running.add(run);
     return { nodeId: this.options.ledger.nodeId, number };
   }
