@@ -59,6 +59,12 @@ export interface ChangeLogHook {
    * processor reads them, the aspect values are not parsed at all. Default true.
    */
   readonly readsValues?: boolean;
+  /**
+   * False for a hook a restatement (`RESTATE`: a restore replaying the primary store) changes nothing for, such as a
+   * trail of changes: it is not given them, and a processor whose hooks all say so passes over the change logs the
+   * writer marks as restatements (`strata-change-type`) without decoding them. Default true.
+   */
+  readonly appliesRestatements?: boolean;
   /** Narrows what it is given, e.g. to some entity types. Default: every event of the kinds it consumes. */
   accepts?(event: ChangeLogEvent): boolean;
   /**

@@ -61,6 +61,7 @@ function recordingHook(name: string, options: Partial<ChangeLogHook> & { failure
     consumes: options.consumes ?? ['versioned'],
     servesReads: options.servesReads ?? true,
     ...(options.accepts === undefined ? {} : { accepts: options.accepts }),
+    ...(options.appliesRestatements === undefined ? {} : { appliesRestatements: options.appliesRestatements }),
     apply: (events) => {
       if (failures > 0) {
         failures -= 1;
@@ -160,6 +161,28 @@ describe('ChangeLogProcessor', () => {
     const mixed = processorWith([{ ...both.hook, readsValues: false }, search.hook], publishingLog().log).processor;
     await mixed.handleBatch([changeLogRecord(0, { aspectName: 'status', value: { removed: true } })]);
     expect(search.batches[0]?.map((event) => event.value)).toEqual([{ removed: true }]);
+  });
+
+  it('gives restatements only to hooks that apply them, and decodes none a processor has no hook for', async () => {
+    const restated = { [RecordHeader.changeType]: 'RESTATE' };
+    const trail = recordingHook('trail', { appliesRestatements: false });
+    const search = recordingHook('search');
+    const mixed = processorWith([trail.hook, search.hook], publishingLog().log).processor;
+    // The header says RESTATE, the record too: the search hook gets it, the trail does not.
+    const record = changeLogRecord(1, {}, restated);
+    const restatement = { ...record, value: reencoded(record.value, 'RESTATE') };
+    await mixed.handleBatch([changeLogRecord(0), restatement]);
+    expect(search.batches[0]?.map((event) => event.changeType)).toEqual(['UPSERT', 'RESTATE']);
+    expect(trail.batches[0]?.map((event) => event.changeType)).toEqual(['UPSERT']);
+
+    const trailOnly = recordingHook('trail-only', { appliesRestatements: false });
+    const { processor, warnings } = processorWith([trailOnly.hook], publishingLog().log);
+    // Not decoded at all: a record that could not be decoded is not even reported.
+    const garbled = { ...changeLogRecord(2, {}, restated), value: Buffer.from('not avro') };
+    await processor.handleBatch([changeLogRecord(1), garbled]);
+    expect(trailOnly.batches[0]?.map((event) => event.record.offset)).toEqual(['1']);
+    expect(warnings).toEqual([]);
+    expect(processor.progress().recordsSkipped).toBe(0);
   });
 
   it('gives a hook only what it accepts, yet counts it up to date with the whole batch', async () => {
@@ -317,3 +340,8 @@ describe('ChangeLogProcessor', () => {
     }
   });
 });
+
+/** A change log's bytes with another change type. */
+function reencoded(value: Buffer, changeType: 'RESTATE'): Buffer {
+  return serde.changeLog.encode({ ...serde.changeLog.decode(value), changeType });
+}

@@ -65,6 +65,8 @@ export class ChangeLogProcessor {
   private readonly kindOfTopic: ReadonlyMap<string, ChangeLogKind>;
   /** Whether any hook reads aspect values: when none does, they are not parsed. */
   private readonly readsValues: boolean;
+  /** Whether a hook applies restatements; when none does, the records marked as such are not even decoded. */
+  private readonly restatements: boolean;
   private subscription: Subscription | undefined;
   private stopping = new AbortController();
 
@@ -82,6 +84,7 @@ export class ChangeLogProcessor {
       .map((hook) => ({ name: hook.name, topics: hook.consumes.map((kind) => this.topicOf(kind)) }));
     this.progressTracker = new ProcessorProgress(options.name, names);
     this.readsValues = options.hooks.some((hook) => hook.readsValues !== false);
+    this.restatements = options.hooks.some((hook) => hook.appliesRestatements !== false);
   }
 
   /** Prometheus metrics of the processor and its hooks. */
@@ -126,6 +129,7 @@ export class ChangeLogProcessor {
     // Decoding a large aspect takes a while: between records, other work gets a turn once a slice is spent.
     const slice = new TimeSlice();
     for (const record of records) {
+      if (!this.restatements && record.headers[RecordHeader.changeType] === 'RESTATE') continue;
       const decoded = decodeChangeLog(record, kind, this.options.serde, this.options.registry, {
         values: this.readsValues,
       });
@@ -152,7 +156,11 @@ export class ChangeLogProcessor {
     }
     for (const hook of this.options.hooks) {
       if (!hook.consumes.includes(kind)) continue;
-      const mine = hook.accepts === undefined ? events : events.filter((event) => hook.accepts?.(event) === true);
+      const mine = events.filter(
+        (event) =>
+          (hook.appliesRestatements !== false || event.changeType !== 'RESTATE') &&
+          (hook.accepts === undefined || hook.accepts(event)),
+      );
       // One hook's last step (a commit) and the next hook's first must not share a turn of the event loop.
       await slice.pause();
       if (mine.length > 0) await this.applyHook(hook, mine);

@@ -24,6 +24,11 @@ export const RecordHeader = {
   userAgent: 'strata-user-agent',
   /** Which interface the request came through: `RESTLI` or `OPENAPI` (DataHub's event sources). */
   eventSource: 'strata-event-source',
+  /**
+   * A change log's change type (`UPSERT`, `DELETE`, `RESTATE`…), set by the writer, so that a consumer can pass over
+   * what it never applies (a restatement, for the audit trail) without decoding it.
+   */
+  changeType: 'strata-change-type',
 } as const;
 
 /** The origin of a request, as the records it causes carry it in their headers. */

@@ -16,6 +16,8 @@ export function auditHook(index: AuditIndex, audited: AuditedAspects): ChangeLog
     servesReads: false,
     // Who changed what, never the value: the values are not even parsed.
     readsValues: false,
+    // A replay of the primary store is not a change: the restatements are not even decoded.
+    appliesRestatements: false,
     apply: (events) => index.record(events.flatMap((event) => auditEventOfChange(changeOf(event), audited) ?? [])),
   };
 }

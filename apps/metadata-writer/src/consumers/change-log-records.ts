@@ -1,4 +1,4 @@
-import type { EventSerde, TopicNames } from '@strata/events';
+import { RecordHeader, type EventSerde, type TopicNames } from '@strata/events';
 import type { OutboxRecord } from '@strata/store';
 import type { ChangeLogDraft } from '../domain/decide';
 
@@ -18,7 +18,7 @@ export function changeLogRecordOf(
   return {
     topic: draft.timeseries ? topics.metadataChangeLogTimeseries : topics.metadataChangeLogVersioned,
     key: draft.entityUrn,
-    headers,
+    headers: { ...headers, [RecordHeader.changeType]: draft.changeType },
     value: serde.changeLog.encode({
       auditHeader: null,
       entityType: draft.entityType,

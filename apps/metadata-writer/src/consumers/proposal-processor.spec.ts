@@ -176,8 +176,13 @@ describe('ProposalProcessor', () => {
         'request-1/4',
         undefined,
       ]);
+      // Each change log also says its change type, for consumers that pass over some unread.
+      expect(log.published.map((record) => record.headers?.[RecordHeader.changeType])).toEqual([
+        ...Array<string>(5).fill('UPSERT'),
+        undefined,
+      ]);
       for (const record of log.published) {
-        const { [RecordHeader.changeId]: _changeId, ...rest } = record.headers ?? {};
+        const { [RecordHeader.changeId]: _changeId, [RecordHeader.changeType]: _type, ...rest } = record.headers ?? {};
         expect(rest).toEqual(headers);
         expect(record.key).toBe(urn);
       }
@@ -360,6 +365,7 @@ describe('ProposalProcessor', () => {
         ...requestHeaders('request-1'),
         [RecordHeader.awaitIndexing]: 'true',
         [RecordHeader.changeId]: 'request-1/4',
+        [RecordHeader.changeType]: 'UPSERT',
       });
       expect(log.on(topics.metadataChangeProposalOutcome).map(marked)).toEqual([false]);
       expect(log.outcomes()).toEqual([

@@ -129,7 +129,8 @@ export function planRollback(
         runId,
         aspectName: latest.aspect,
         urn: latest.urn,
-        timestamp: typeof latest.systemMetadata['lastObserved'] === 'number' ? latest.systemMetadata['lastObserved'] : 0,
+        timestamp:
+          typeof latest.systemMetadata['lastObserved'] === 'number' ? latest.systemMetadata['lastObserved'] : 0,
         keyAspect: isKey,
       })),
     },
