@@ -95,3 +95,15 @@ export {
 // Aspect value types in Pegasus JSON form, generated from schemas/aspects by tools/codegen (npm run generate).
 export type * from './generated/aspects';
 export { SYSTEM_ACTOR_URN, UNKNOWN_ACTOR_URN } from './actors';
+export {
+  evaluateTest,
+  MAX_TEST_NESTING,
+  parseTestDefinition,
+  TEST_OPERATORS,
+  valuesReached,
+  type TestDefinition,
+  type TestedEntity,
+  type TestOperator,
+  type TestOutcome,
+  type TestPredicate,
+} from './metadata-tests';
