@@ -469,3 +469,44 @@ describe('validateProposal: nesting depth', () => {
     expect(validateProposal(registry, status(value)).value).toEqual({ removed: false });
   });
 });
+
+describe('validateProposal: metadata tests', () => {
+  const test = (definition: unknown) =>
+    proposal({
+      entityType: 'test',
+      entityUrn: 'urn:li:test:ownership-required',
+      aspectName: 'testInfo',
+      aspect: {
+        value: JSON.stringify({
+          name: 'Ownership required',
+          category: 'Governance',
+          definition: { type: 'JSON', json: typeof definition === 'string' ? definition : JSON.stringify(definition) },
+        }),
+        contentType: 'application/json',
+      },
+    });
+
+  it('given a definition that holds, when validated, then the test is accepted', () => {
+    const valid = test({
+      on: { types: ['dataset'] },
+      rules: { property: 'ownership.owners.owner', operator: 'exists' },
+    });
+    expect(validateProposal(registry, valid).aspect.name).toBe('testInfo');
+  });
+
+  it.each([
+    ['{"on":', /^Invalid test definition: definition: not JSON/],
+    [
+      { on: { types: ['spaceship'] } },
+      /^Invalid test definition: definition\.on\.types\[0\]: unknown entity type spaceship/,
+    ],
+    [
+      { on: { types: ['dataset'] }, rules: { property: 'ownership.nobody', operator: 'exists' } },
+      /^Invalid test definition: definition\.rules\.property: ownership has no field nobody/,
+    ],
+  ])('given %j, when validated, then it is refused as invalid with the path of the fault', (definition, message) => {
+    const error = rejection(test(definition));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toMatch(message);
+  });
+});

@@ -2,6 +2,7 @@ import { parseAspectPatch, type AspectPatch } from './aspect-patch';
 import { setOwn, type JsonObject } from './aspect-validator';
 import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from './errors';
+import { parseTestDefinition } from './metadata-tests';
 import { parseUrn, urnLengthProblem, type Urn } from './urn';
 
 /** The change types a proposal may carry, after normalization (`UPDATE` is `UPSERT`). */
@@ -139,6 +140,7 @@ export function validateProposal(
     return Object.freeze({ entity, urn, changeType, aspect, value: undefined, patch, systemMetadata, headers });
   }
   const value = changeType === 'DELETE' ? undefined : validateAspect(aspect, key, input['aspect'], maxAspectBytes);
+  if (value !== undefined && aspect.name === TEST_INFO_ASPECT) checkTestDefinition(value, registry);
   return Object.freeze({ entity, urn, changeType, aspect, value, patch: undefined, systemMetadata, headers });
 }
 
@@ -361,4 +363,25 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
   return typeof value;
+}
+
+/** The aspect of a metadata test's definition. */
+const TEST_INFO_ASPECT = 'testInfo';
+
+/**
+ * A metadata test is refused at ingest when its definition does not hold: a JSON definition must parse and name only
+ * what the registry has (`parseTestDefinition`), so that a test that can never be evaluated is never stored.
+ */
+function checkTestDefinition(value: JsonObject, registry: EntityRegistry): void {
+  const definition = value['definition'] as JsonObject | undefined;
+  if (definition?.['type'] !== 'JSON') return;
+  if (typeof definition['json'] !== 'string') {
+    throw new ValidationError('Invalid test definition: definition.json must hold the definition, as a JSON string');
+  }
+  try {
+    parseTestDefinition(definition['json'], registry);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationError(`Invalid test definition: ${error.message}`, { cause: error });
+  }
 }
