@@ -54,6 +54,17 @@ export interface AspectStore {
    */
   listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]>;
 
+  /**
+   * A page of entities, whole: the latest value of every aspect of each entity whose URN starts with `urnPrefix`
+   * (`urn:li:dataset:`, say), after `afterUrn` when given, at most `limit` entities, in URN order (aspects by name).
+   * What a scan of every entity of a type reads (the re-evaluation of a metadata test, say).
+   */
+  scanEntities(request: {
+    readonly urnPrefix: string;
+    readonly afterUrn?: string;
+    readonly limit: number;
+  }): Promise<ScannedEntity[]>;
+
   /** How many timeseries values of these aspects of one entity lie in the range. */
   countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
 
@@ -93,7 +104,7 @@ export interface AspectStore {
  * The aspects whose latest values can be listed across entities ({@link AspectStore.listLatest}): the security state
  * the gateway reads whole. Only these are indexed that way, so that other writes pay nothing for it.
  */
-export const LISTED_ASPECTS: readonly string[] = ['dataHubPolicyInfo', 'dataHubAccessTokenInfo'];
+export const LISTED_ASPECTS: readonly string[] = ['dataHubPolicyInfo', 'dataHubAccessTokenInfo', 'testInfo'];
 
 /** Refuses to list an aspect that is not listed (a programming error). */
 export function assertListed(aspect: string): void {
@@ -104,6 +115,38 @@ export function assertListed(aspect: string): void {
 
 /** JSON object as stored: aspect values and system metadata. */
 export type JsonObject = { [key: string]: unknown };
+
+/** An entity as a scan reads it: the latest value of each of its aspects, by aspect name. */
+export interface ScannedEntity {
+  readonly urn: string;
+  readonly aspects: readonly StoredAspect[];
+}
+
+/**
+ * Groups latest rows, offered in (urn, aspect) order, into at most `limit` entities of the URN prefix: the part of
+ * {@link AspectStore.scanEntities} both adapters share. `offer` says false once the adapter may stop reading (the next
+ * entity would be one too many, or the row left the prefix).
+ */
+export class EntityGrouping {
+  readonly entities: { urn: string; aspects: StoredAspect[] }[] = [];
+
+  constructor(
+    private readonly urnPrefix: string,
+    private readonly limit: number,
+  ) {}
+
+  offer(row: StoredAspect): boolean {
+    if (!row.urn.startsWith(this.urnPrefix)) return false;
+    const current = this.entities[this.entities.length - 1];
+    if (current?.urn === row.urn) {
+      current.aspects.push(row);
+      return true;
+    }
+    if (this.entities.length >= this.limit) return false;
+    this.entities.push({ urn: row.urn, aspects: [row] });
+    return true;
+  }
+}
 
 export interface AspectKey {
   readonly urn: string;

@@ -14,13 +14,14 @@ export type {
   RestatePage,
   RestateRequest,
   RowCursor,
+  ScannedEntity,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-export { cursorOfRow, LISTED_ASPECTS } from './aspect-store';
+export { cursorOfRow, EntityGrouping, LISTED_ASPECTS } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
 export { MongoAspectStore } from './mongo-aspect-store';

@@ -19,7 +19,7 @@ import type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed } from './aspect-store';
+import { assertListed, EntityGrouping, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePageAsync, seekFrom, urnScanStart } from './restate-scan';
 
 /** Options of {@link MongoAspectStore.connect}. */
@@ -317,6 +317,31 @@ export class MongoAspectStore implements AspectStore {
       .limit(options.limit)
       .toArray();
     return documents.map(fromAspectDocument);
+  }
+
+  async scanEntities(request: {
+    readonly urnPrefix: string;
+    readonly afterUrn?: string;
+    readonly limit: number;
+  }): Promise<ScannedEntity[]> {
+    this.assertOpen();
+    if (request.limit <= 0) return [];
+    const grouping = new EntityGrouping(request.urnPrefix, request.limit);
+    const urn =
+      request.afterUrn !== undefined && request.afterUrn >= request.urnPrefix
+        ? { $gt: request.afterUrn }
+        : { $gte: request.urnPrefix };
+    // Walks urn_version_aspect: the latest rows of each entity in turn, already in aspect order.
+    const cursor = this.collections.aspects
+      .find({ urn, version: 0 })
+      .sort({ urn: 1, version: 1, aspect: 1 })
+      .hint('urn_version_aspect');
+    try {
+      for await (const document of cursor) if (!grouping.offer(fromAspectDocument(document))) break;
+    } finally {
+      await cursor.close();
+    }
+    return grouping.entities;
   }
 
   async getMarks(names: readonly string[]): Promise<Map<string, string>> {

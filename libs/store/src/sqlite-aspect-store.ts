@@ -19,7 +19,7 @@ import type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed, LISTED_ASPECTS } from './aspect-store';
+import { assertListed, EntityGrouping, LISTED_ASPECTS, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePage, seekFrom, urnScanStart } from './restate-scan';
 
 /** The tables of the store file. */
@@ -139,6 +139,13 @@ export class SqliteAspectStore implements AspectStore {
              WHERE version = 0 AND aspect = '${aspect}' AND urn > ? ORDER BY urn LIMIT ?`,
           ),
         ]),
+      ),
+      // A scan of whole entities: from a URN (inclusive, the prefix) or after one (exclusive, the cursor).
+      scanLatestFrom: db.prepare<[string], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn >= ? AND version = 0 ORDER BY urn, aspect`,
+      ),
+      scanLatestAfter: db.prepare<[string], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn > ? AND version = 0 ORDER BY urn, aspect`,
       ),
       selectEntity: db.prepare<[string], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2 WHERE urn = ? AND version = 0 ORDER BY aspect`,
@@ -319,6 +326,24 @@ export class SqliteAspectStore implements AspectStore {
       assertListed(aspect);
       const statement = this.statements.selectLatestOfAspect.get(aspect);
       return (statement?.all(options.afterUrn ?? '', Math.max(0, options.limit)) ?? []).map(toStoredAspect);
+    });
+  }
+
+  scanEntities(request: {
+    readonly urnPrefix: string;
+    readonly afterUrn?: string;
+    readonly limit: number;
+  }): Promise<ScannedEntity[]> {
+    return settle(() => {
+      if (request.limit <= 0) return [];
+      const grouping = new EntityGrouping(request.urnPrefix, request.limit);
+      const rows =
+        request.afterUrn !== undefined && request.afterUrn >= request.urnPrefix
+          ? this.statements.scanLatestAfter.iterate(request.afterUrn)
+          : this.statements.scanLatestFrom.iterate(request.urnPrefix);
+      // Leaving the loop early closes the statement's iterator.
+      for (const row of rows) if (!grouping.offer(toStoredAspect(row))) break;
+      return grouping.entities;
     });
   }
 

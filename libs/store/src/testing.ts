@@ -718,6 +718,62 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       });
     });
 
+    describe('entity scan', () => {
+      it('reads whole entities of a URN prefix, in URN order, in pages, with the latest value of each aspect', async () => {
+        const { store } = await open();
+        const prefix = `urn:li:scan${randomUUID().replaceAll('-', '')}:`;
+        const urns = ['c', 'a', 'b', 'd'].map((id) => `${prefix}${id}`);
+        for (const urn of urns)
+          await store.commit({
+            mutations: [put(urn, 'status', 0, 1, { removed: false }), put(urn, 'ownership', 0, 1, { at: urn })],
+            outbox: [],
+            appliedProposalIds: [],
+          });
+        await store.commit({
+          mutations: [put(`${prefix}a`, 'status', 1, 2, { removed: true })],
+          outbox: [],
+          appliedProposalIds: [],
+        });
+        // Beyond the prefix on both sides: never read.
+        const outside = [prefix.slice(0, -1), `${prefix.slice(0, -1)};x`];
+        for (const urn of outside)
+          await store.commit({ mutations: [put(urn, 'status', 0, 1, {})], outbox: [], appliedProposalIds: [] });
+
+        const first = await store.scanEntities({ urnPrefix: prefix, limit: 3 });
+        expect(first.map((entity) => [entity.urn, entity.aspects.map((row) => [row.aspect, row.version])])).toEqual([
+          [
+            `${prefix}a`,
+            [
+              ['ownership', 1],
+              ['status', 2],
+            ],
+          ],
+          [
+            `${prefix}b`,
+            [
+              ['ownership', 1],
+              ['status', 1],
+            ],
+          ],
+          [
+            `${prefix}c`,
+            [
+              ['ownership', 1],
+              ['status', 1],
+            ],
+          ],
+        ]);
+        expect(first[0]?.aspects.find((row) => row.aspect === 'status')?.value).toEqual({ removed: true });
+        const rest = await store.scanEntities({ urnPrefix: prefix, afterUrn: `${prefix}c`, limit: 3 });
+        expect(rest.map((entity) => entity.urn)).toEqual([`${prefix}d`]);
+        expect(await store.scanEntities({ urnPrefix: prefix, afterUrn: `${prefix}d`, limit: 3 })).toEqual([]);
+        expect(await store.scanEntities({ urnPrefix: prefix, limit: 0 })).toEqual([]);
+        // A cursor before the prefix starts at the prefix.
+        const fromStart = await store.scanEntities({ urnPrefix: prefix, afterUrn: 'urn:', limit: 1 });
+        expect(fromStart.map((entity) => entity.urn)).toEqual([`${prefix}a`]);
+      });
+    });
+
     describe('marks', () => {
       it('sets marks in a commit, atomically with the rest, and reads the latest value of each', async () => {
         const { store } = await open();
