@@ -100,6 +100,7 @@ export {
   MAX_TEST_NESTING,
   parseTestDefinition,
   TEST_OPERATORS,
+  TEST_RESULTS_ASPECT,
   valuesReached,
   type TestDefinition,
   type TestedEntity,

@@ -193,6 +193,10 @@ describe('parseTestDefinition', () => {
       /needs one number/,
     ],
     [{ on: { types: ['dataset'] }, rules: { or: 'x' } }, /definition\.rules\.or: must be a list/],
+    [
+      { on: { types: ['dataset'] }, rules: { property: 'testResults.failing.test', operator: 'exists' } },
+      /definition\.rules\.property: a test cannot read testResults/,
+    ],
   ])('given %j, then it is refused with the path of the fault', (definition, message) => {
     expect(() => parse(definition)).toThrow(ValidationError);
     expect(() => parse(definition)).toThrow(message);

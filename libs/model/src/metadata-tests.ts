@@ -41,6 +41,9 @@ export const TEST_OPERATORS = [
 
 export type TestOperator = (typeof TEST_OPERATORS)[number];
 
+/** The aspect holding an entity's test outcomes. */
+export const TEST_RESULTS_ASPECT = 'testResults';
+
 /** How deeply predicates may nest. */
 export const MAX_TEST_NESTING = 32;
 
@@ -194,6 +197,10 @@ function compiled(pattern: string, at: string): RE2JS {
 
 /** A path must name an aspect of a selected type, and fields its schema has (for at least one of those types). */
 function checkPath(aspect: string, path: readonly string[], at: string, context: ParseContext): void {
+  // A test reading outcomes would change with its own result: kept current, it would never settle.
+  if (aspect === TEST_RESULTS_ASPECT) {
+    throw new ValidationError(`${at}: a test cannot read ${TEST_RESULTS_ASPECT}, the outcomes of tests`);
+  }
   const schemas = context.types.flatMap((type) => {
     const spec = context.registry.entity(type)?.aspect(aspect);
     return spec === undefined ? [] : [spec.schema];
@@ -212,7 +219,7 @@ function resolves(schema: AvroSchema, path: readonly string[]): boolean {
   const [head = '', ...rest] = path;
   switch (schema.type) {
     case 'record': {
-      const field = (schema).field(head);
+      const field = schema.field(head);
       return field !== undefined && resolves(field.type, rest);
     }
     case 'array':
