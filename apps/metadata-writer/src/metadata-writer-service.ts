@@ -9,6 +9,7 @@ import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
 import { restoreRoutes } from './http/restore-routes';
 import { runsRoutes } from './http/runs-routes';
+import { entityScanRoutes } from './http/entity-scan-routes';
 import { securityRoutes } from './http/security-routes';
 import { EntityReader } from './reads/entity-reader';
 
@@ -63,6 +64,7 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     routes: [
       ...readRoutes(new EntityReader(options.store, options.registry)),
       ...securityRoutes(options.store),
+      ...entityScanRoutes(options.store, options.registry),
       ...runsRoutes({
         store: options.store,
         registry: options.registry,

@@ -101,6 +101,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
     getMarks: (names) => store.getMarks(names),
     listLatest: (aspect, options) => store.listLatest(aspect, options),
+    scanEntities: (request) => store.scanEntities(request),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     restate: (request, toRecords) => store.restate(request, toRecords),

@@ -3,10 +3,7 @@ import { SecurityMark } from '@strata/auth';
 import { defineRoute, type Route } from '@strata/http';
 import { BadRequestError, parseUrn, InvalidUrnError } from '@strata/model';
 import type { AspectStore, StoredAspect } from '@strata/store';
-
-/** Most policies or tokens read in one answer: far more than any deployment keeps. */
-const MAX_ROWS = 100_000;
-const PAGE = 500;
+import { allLatest } from '../reads/latest-values';
 
 /**
  * What the gateway reads of the primary store to authenticate and authorize, served under `/internal/` (never
@@ -137,18 +134,6 @@ export function securityRoutes(store: AspectStore): Route[] {
       },
     }),
   ];
-}
-
-/** Every latest value of an aspect, page by page, up to {@link MAX_ROWS}. */
-async function allLatest(store: AspectStore, aspect: string): Promise<StoredAspect[]> {
-  const rows: StoredAspect[] = [];
-  let afterUrn: string | undefined;
-  for (;;) {
-    const page = await store.listLatest(aspect, { limit: PAGE, ...(afterUrn === undefined ? {} : { afterUrn }) });
-    rows.push(...page);
-    if (page.length < PAGE || rows.length >= MAX_ROWS) return rows;
-    afterUrn = page[page.length - 1]?.urn;
-  }
 }
 
 function corpUserUrn(text: string): string {
