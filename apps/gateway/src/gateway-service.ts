@@ -5,7 +5,7 @@ import type { MessageLog } from '@strata/log';
 import { isInternalRoute, routeCaller, type AnyRoute, type RequestContext, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
-import { hashPassword, ROOT_USER, verifyPassword, type TokenService } from '@strata/auth';
+import { hashPassword, PlatformPrivilege, ROOT_USER, verifyPassword, type TokenService } from '@strata/auth';
 import type { Authorizer } from './auth/authorizer';
 import type { SecurityView } from './auth/security-view';
 import { tokenRoutes } from './http/token-routes';
@@ -17,6 +17,14 @@ import { deleteRoutes } from './http/delete-routes';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
+import { testRoutes } from './http/test-routes';
+
+/** Evaluating metadata tests needs MANAGE_TESTS, whether authentication is on or off. */
+const MANAGE_TESTS_CHECK = {
+  always: true,
+  requirement: [[PlatformPrivilege.MANAGE_TESTS]],
+  message: 'User is unauthorized to evaluate tests.',
+};
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -113,6 +121,14 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         },
         authorizeEdits: async (proposals, context) => {
           await options.auth?.authorizer.requireSecurityWrites(context, proposals);
+        },
+      }),
+      ...testRoutes({
+        registry: options.registry,
+        submitter,
+        call,
+        authorize: async (context) => {
+          await options.auth?.authorizer.require(context, MANAGE_TESTS_CHECK);
         },
       }),
       ...(options.auth === undefined

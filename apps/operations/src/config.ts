@@ -9,9 +9,28 @@ import {
   topicConfig,
 } from '@strata/config';
 
+/** Metadata tests' settings, shared by every process that runs the operations service (alone, or standalone). */
+export const metadataTestsConfig = {
+  METADATA_TESTS_AUTO_EVALUATION: env
+    .boolean()
+    .default(false)
+    .describe(
+      "Keep every entity's testResults current by itself: re-evaluate an entity when it changes, and every entity a test selects when the test changes (as a task), pushing testResults as the system actor when the outcome changes. Off: tests are evaluated only when asked (evaluate, batchEvaluate).",
+    ),
+  METADATA_TESTS_GROUP_ID: z
+    .string()
+    .default('strata-metadata-tests')
+    .describe('Consumer group of automatic test evaluation on `MetadataChangeLog_Versioned_v1`.'),
+  METADATA_TESTS_MAX_BATCH_SIZE: env
+    .integer(1, 10_000)
+    .default(250)
+    .describe('Most change logs automatic test evaluation handles at once (one read of their entities).'),
+};
+
 /**
- * Configuration of the operations service running alone. It reads no log; its one file (the ledger of its rebuilds) is
- * under DATA_DIR; the other engine and topic keys are those every process takes.
+ * Configuration of the operations service running alone. It reads the versioned change logs and publishes proposals only
+ * with automatic test evaluation on; its one file (the ledger of its tasks) is under DATA_DIR; the other engine and
+ * topic keys are those every process takes.
  */
 export const operationsConfigSchema = z.object({
   ...listenerConfig(8085),
@@ -19,6 +38,7 @@ export const operationsConfigSchema = z.object({
   ...modelConfig,
   ...topicConfig,
   ...systemClientConfig,
+  ...metadataTestsConfig,
   OPERATIONS_SERVICE_URLS: z
     .string()
     .default('http://127.0.0.1:8081,http://127.0.0.1:8082,http://127.0.0.1:8084')

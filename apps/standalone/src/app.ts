@@ -22,7 +22,12 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
     const indexer = await composeSearchIndexer(context, config, log);
     const audit = await composeAudit(context, config, log);
     const timeseries = await composeTimeseriesIndexer(context, config, log);
-    const operations = await composeOperations(context, [...writer.routes, ...indexer.routes, ...timeseries.routes]);
+    const operations = await composeOperations(
+      context,
+      [...writer.routes, ...indexer.routes, ...timeseries.routes],
+      config,
+      log,
+    );
     const {
       service: gateway,
       authenticate,

@@ -5,6 +5,7 @@ import { writerConfig } from '@strata/metadata-writer';
 import { searchIndexerConfig } from '@strata/search-indexer';
 import { auditConfig } from '@strata/audit';
 import { timeseriesIndexerConfig } from '@strata/timeseries-indexer';
+import { metadataTestsConfig } from '@strata/operations';
 
 /**
  * Configuration of the standalone process, from environment variables: the services' own settings, composed. Every
@@ -22,6 +23,7 @@ export const standaloneConfigSchema = z.object({
   ...searchIndexerConfig,
   ...auditConfig,
   ...timeseriesIndexerConfig,
+  ...metadataTestsConfig,
 });
 
 export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

@@ -99,13 +99,24 @@ function entitySchema(entity: EntitySpec): EntitySearchSchema {
   });
 }
 
+/**
+ * Fields Strata reports as facets although their annotations do not say `addToFilters`: the metadata tests an entity
+ * passes and fails. DataHub aggregates them only when a GraphQL client asks; the REST search has no way to ask, and
+ * "how many fail this test" is what they are searched for. Their display names, as facets.
+ */
+export const STRATA_FACETS: Readonly<Record<string, string>> = {
+  failingTests: 'Failing Tests',
+  passingTests: 'Passing Tests',
+};
+
 function fromAnnotation(spec: SearchableFieldSpec): IndexField {
+  const ownFacet = Object.hasOwn(STRATA_FACETS, spec.fieldName) ? STRATA_FACETS[spec.fieldName] : undefined;
   return {
     name: spec.fieldName,
     type: spec.fieldType,
     boost: spec.boostScore,
-    facet: spec.addToFilters,
-    displayName: spec.filterName,
+    facet: spec.addToFilters || ownFacet !== undefined,
+    displayName: ownFacet ?? spec.filterName,
     queryByDefault: spec.queryByDefault,
     autocomplete: spec.enableAutocomplete,
     text: isTextType(spec.fieldType),

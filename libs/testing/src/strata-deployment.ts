@@ -66,6 +66,7 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
     SEARCH_INDEXER_GROUP_ID: `search-indexer.${namespace}`,
     AUDIT_GROUP_ID: `audit.${namespace}`,
     TIMESERIES_INDEXER_GROUP_ID: `timeseries-indexer.${namespace}`,
+    METADATA_TESTS_GROUP_ID: `metadata-tests.${namespace}`,
   };
 }
 

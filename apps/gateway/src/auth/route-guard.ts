@@ -89,6 +89,15 @@ export function createRouteGuard(authorizer: Authorizer): RouteGuard {
         });
         return;
       }
+      // Neither are the re-evaluations of metadata tests.
+      if (addressOf(route, key) === 'GET /openapi/operations/tests/evaluations') {
+        await authorizer.require(context, {
+          always: true,
+          requirement: [[PlatformPrivilege.MANAGE_TESTS], [PlatformPrivilege.MANAGE_SYSTEM_OPERATIONS]],
+          message: 'User is unauthorized to view the evaluations of tests.',
+        });
+        return;
+      }
       if (!authorizer.enabled) return;
       const require = (requirement: PrivilegeRequirement, message: string, resources: (ResourceFacts | undefined)[]) =>
         requireOn(authorizer, context, requirement, message, resources);

@@ -128,17 +128,9 @@ export class IndexRebuilds {
     return { nodeId: this.options.ledger.nodeId, number };
   }
 
-  /** A task of this ledger, as getEsTaskStatus reports it; undefined when it has no such task. */
+  /** A task of the ledger (a rebuild, or any other), as getEsTaskStatus reports it; undefined when it has none. */
   report(task: { nodeId: string; number: number }): TaskReport | undefined {
-    if (task.nodeId !== this.options.ledger.nodeId) return undefined;
-    const record = this.options.ledger.get(task.number);
-    if (record === undefined) return undefined;
-    return {
-      completed: record.completed,
-      runTimeNanos: ((record.finishedAt ?? this.options.now()) - record.startedAt) * 1_000_000,
-      status: record.counters,
-      error: record.error,
-    };
+    return this.options.ledger.report(task, this.options.now());
   }
 
   /** Stops the rebuilds running (each records that it was interrupted) and waits for them. */

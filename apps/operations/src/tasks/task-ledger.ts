@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { closeDatabase, openDatabase } from '@strata/sqlite';
+import type { TaskReport } from '../domain/operations-answers';
 
 const LEDGER_SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -21,6 +22,8 @@ export interface LedgerTask {
   readonly nodeId: string;
   readonly number: number;
   readonly kind: string;
+  /** What the task was asked to do, as recorded when it was created. */
+  readonly request: unknown;
   readonly startedAt: number;
   readonly completed: boolean;
   readonly counters: Readonly<Record<string, unknown>>;
@@ -38,14 +41,15 @@ export const INTERRUPTED = {
  * The operations service's own tasks (a full rebuild of the indices), kept in a SQLite file so that their status
  * outlives the process: named `<node id>:<number>` as Elasticsearch names its tasks, the node id made once per file.
  * At open, a task the file says is running was left by a process that stopped: it is marked failed ({@link
- * INTERRUPTED}) rather than vanishing. One process opens the file at a time (the data directory's lock).
+ * INTERRUPTED}) rather than vanishing — unless its kind is `resumable`, whose tasks stay unfinished for their owner to
+ * take up again ({@link TaskLedger.unfinished}). One process opens the file at a time (the data directory's lock).
  */
 export class TaskLedger {
   readonly nodeId: string;
   private readonly db: Database.Database;
   private readonly statements;
 
-  constructor(options: { readonly path: string; readonly now: () => number }) {
+  constructor(options: { readonly path: string; readonly now: () => number; readonly resumable?: readonly string[] }) {
     const db = openDatabase(options.path, { synchronous: 'FULL', busyTimeoutMs: 5_000, schema: LEDGER_SCHEMA });
     this.db = db;
     this.statements = {
@@ -56,17 +60,22 @@ export class TaskLedger {
       finish: db.prepare<[string, string | null, number, number]>(
         'UPDATE operations_task SET counters = ?, completed = 1, error = ?, finished_at = ? WHERE number = ?',
       ),
-      select: db.prepare<[number], TaskRow>(
-        'SELECT number, kind, started_at, completed, counters, error, finished_at FROM operations_task WHERE number = ?',
+      select: db.prepare<[number], TaskRow>(`SELECT ${TASK_COLUMNS} FROM operations_task WHERE number = ?`),
+      unfinished: db.prepare<[string], TaskRow>(
+        `SELECT ${TASK_COLUMNS} FROM operations_task WHERE kind = ? AND completed = 0 ORDER BY number`,
+      ),
+      newest: db.prepare<[string, number], TaskRow>(
+        `SELECT ${TASK_COLUMNS} FROM operations_task WHERE kind = ? ORDER BY number DESC LIMIT ?`,
       ),
     };
     db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('node_id', ?)").run(
       randomBytes(16).toString('base64url'),
     );
     this.nodeId = db.prepare<[], string>("SELECT value FROM meta WHERE key = 'node_id'").pluck().get() ?? '';
-    db.prepare<[string, number]>(
-      'UPDATE operations_task SET completed = 1, error = ?, finished_at = ? WHERE completed = 0',
-    ).run(JSON.stringify(INTERRUPTED), options.now());
+    const resumable = options.resumable ?? [];
+    db.prepare<[string, number, string]>(
+      'UPDATE operations_task SET completed = 1, error = ?, finished_at = ? WHERE completed = 0 AND kind NOT IN (SELECT value FROM json_each(?))',
+    ).run(JSON.stringify(INTERRUPTED), options.now(), JSON.stringify(resumable));
   }
 
   /** Records a new task, running; answers its number. */
@@ -102,11 +111,38 @@ export class TaskLedger {
 
   get(number: number): LedgerTask | undefined {
     const row = this.statements.select.get(number);
-    if (row === undefined) return undefined;
+    return row === undefined ? undefined : this.taskOf(row);
+  }
+
+  /** A task of this ledger as getEsTaskStatus reports it, at `now`; undefined when it has no such task. */
+  report(task: { readonly nodeId: string; readonly number: number }, now: number): TaskReport | undefined {
+    if (task.nodeId !== this.nodeId) return undefined;
+    const record = this.get(task.number);
+    if (record === undefined) return undefined;
+    return {
+      completed: record.completed,
+      runTimeNanos: ((record.finishedAt ?? now) - record.startedAt) * 1_000_000,
+      status: record.counters,
+      error: record.error,
+    };
+  }
+
+  /** The tasks of a resumable kind left unfinished, oldest first. */
+  unfinished(kind: string): LedgerTask[] {
+    return this.statements.unfinished.all(kind).map((row) => this.taskOf(row));
+  }
+
+  /** The newest tasks of a kind, newest first, at most `limit`. */
+  newest(kind: string, limit: number): LedgerTask[] {
+    return this.statements.newest.all(kind, limit).map((row) => this.taskOf(row));
+  }
+
+  private taskOf(row: TaskRow): LedgerTask {
     return {
       nodeId: this.nodeId,
       number: row.number,
       kind: row.kind,
+      request: JSON.parse(row.request) as unknown,
       startedAt: row.started_at,
       completed: row.completed === 1,
       counters: JSON.parse(row.counters) as Record<string, unknown>,
@@ -121,9 +157,12 @@ export class TaskLedger {
   }
 }
 
+const TASK_COLUMNS = 'number, kind, request, started_at, completed, counters, error, finished_at';
+
 interface TaskRow {
   readonly number: number;
   readonly kind: string;
+  readonly request: string;
   readonly started_at: number;
   readonly completed: number;
   readonly counters: string;
