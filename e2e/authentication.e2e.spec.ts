@@ -7,6 +7,8 @@
  */
 import { TokenService } from '@strata/auth';
 import {
+  authorizationHeaders,
+  REFUSED_CREDENTIALS,
   datasetUrn,
   startDeployment,
   startKafkaTestBroker,
@@ -98,25 +100,20 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     return `Bearer ${token}`;
   };
 
-  it.each([
-    ['no header', undefined],
-    ['a malformed token', 'Bearer invalid.jwt.token'],
-    ['Bearer with nothing', 'Bearer'],
-    ['Bearer and a space', 'Bearer '],
-    ['a lower-case bearer with junk', 'bearer invalid-token'],
-    ['base64 Basic credentials', 'Basic dXNlcjpwYXNz'],
-    ['an unknown prefix', 'InvalidPrefix token'],
-  ])('refuses %s with 401, in the Rest.li and the OpenAPI error bodies', async (_case, authorization) => {
-    const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
-    const write = await http.post('/aspects?action=ingestProposal', proposal(datasetUrn('refused')), headers);
-    expect(write.status).toBe(401);
-    expect(write.json).toMatchObject({ status: 401, message: UNAUTHORIZED });
-    const read = await http.get(`/entitiesV2/${encodeURIComponent(datasetUrn('refused'))}`, headers);
-    expect(read.status).toBe(401);
-    const progress = await http.get('/openapi/operations/indices/progress', headers);
-    expect(progress.status).toBe(401);
-    expect(progress.json).toEqual({ error: UNAUTHORIZED });
-  });
+  it.each(REFUSED_CREDENTIALS)(
+    'refuses %s with 401, in the Rest.li and the OpenAPI error bodies',
+    async (_case, authorization) => {
+      const headers = authorizationHeaders(authorization);
+      const write = await http.post('/aspects?action=ingestProposal', proposal(datasetUrn('refused')), headers);
+      expect(write.status).toBe(401);
+      expect(write.json).toMatchObject({ status: 401, message: UNAUTHORIZED });
+      const read = await http.get(`/entitiesV2/${encodeURIComponent(datasetUrn('refused'))}`, headers);
+      expect(read.status).toBe(401);
+      const progress = await http.get('/openapi/operations/indices/progress', headers);
+      expect(progress.status).toBe(401);
+      expect(progress.json).toEqual({ error: UNAUTHORIZED });
+    },
+  );
 
   it('refuses an expired token, one of another key, and the system client with the wrong secret', async () => {
     const expired = await new TokenService({ signingKey: strata.signingKey, now: () => Date.now() - 7_200_000 }).mint(

@@ -9,6 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { TokenService } from '@strata/auth';
 import {
+  authorizationHeaders,
+  REFUSED_CREDENTIALS,
   datasetUrn,
   eventually,
   proposalOf,
@@ -187,30 +189,26 @@ describe.each([
     strata.cleanUp();
   });
 
-  it.each([
-    ['no header', undefined],
-    ['a malformed token', 'Bearer invalid.jwt.token'],
-    ['Bearer with nothing', 'Bearer'],
-    ['a lower-case bearer with junk', 'bearer invalid-token'],
-    ['base64 Basic credentials', 'Basic dXNlcjpwYXNz'],
-    ['an unknown prefix', 'InvalidPrefix token'],
-  ])('refuses %s with 401 on evaluate and batchEvaluate under every path', async (_case, authorization) => {
-    const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
-    for (const resource of RESOURCES) {
-      for (const [action, body] of [
-        ['evaluate', { urn: good }],
-        ['batchEvaluate', { urns: [good] }],
-      ] as const) {
-        const response = await http.post(`${resource}?action=${action}`, body, headers);
-        expect({ resource, action, status: response.status, body: response.json }).toMatchObject({
-          status: 401,
-          body: { status: 401, message: UNAUTHORIZED },
-        });
+  it.each(REFUSED_CREDENTIALS)(
+    'refuses %s with 401 on evaluate and batchEvaluate under every path',
+    async (_case, authorization) => {
+      const headers = authorizationHeaders(authorization);
+      for (const resource of RESOURCES) {
+        for (const [action, body] of [
+          ['evaluate', { urn: good }],
+          ['batchEvaluate', { urns: [good] }],
+        ] as const) {
+          const response = await http.post(`${resource}?action=${action}`, body, headers);
+          expect({ resource, action, status: response.status, body: response.json }).toMatchObject({
+            status: 401,
+            body: { status: 401, message: UNAUTHORIZED },
+          });
+        }
       }
-    }
-    const list = await http.get('/openapi/operations/tests/evaluations', headers);
-    expect(list.status).toBe(401);
-  });
+      const list = await http.get('/openapi/operations/tests/evaluations', headers);
+      expect(list.status).toBe(401);
+    },
+  );
 
   it('refuses a definition that does not hold, with the reason and its path', async () => {
     const refused = await http.post(

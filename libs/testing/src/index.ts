@@ -1,3 +1,4 @@
+export { authorizationHeaders, REFUSED_CREDENTIALS } from './credentials';
 export { eventually } from './eventually';
 export { validateOpenApi } from './openapi-validator';
 export { datasetUrn, entityTypeOf, ingestProposalBatchBody, ingestProposalBody, proposalOf } from './proposals';
