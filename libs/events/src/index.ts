@@ -2,6 +2,8 @@ export { createEventSerde, schemaIdOf, UndecodableRecordError } from './event-se
 export type { EventCodec, EventSerde } from './event-serde';
 export { defaultTopicNames, topicNamesFrom } from './topics';
 export type { TopicNames } from './topics';
+export { planTopics } from './topic-plan';
+export type { TopicPlan, TopicSettings } from './topic-plan';
 export { originHeaders, PROPAGATED_HEADERS, RecordHeader } from './record-headers';
 export type { RequestOrigin } from './record-headers';
 export type * from './generated/records';
