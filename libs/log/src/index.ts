@@ -15,3 +15,10 @@ export type {
   KafkaMessageLogLevel,
   KafkaMessageLogOptions,
 } from './kafka-message-log';
+export { applyTopicPlan, ensureKafkaTopics } from './ensure-kafka-topics';
+export type {
+  EnsureKafkaTopicsOptions,
+  KafkaTopicAdmin,
+  KafkaTopicOutcome,
+  KafkaTopicSpec,
+} from './ensure-kafka-topics';
