@@ -8,6 +8,7 @@ import { auditConfigSchema } from '@strata/audit';
 import { timeseriesIndexerConfigSchema } from '@strata/timeseries-indexer';
 import { operationsConfigSchema } from '@strata/operations';
 import { loadStandaloneConfig, standaloneConfigSchema } from './config';
+import { initConfigSchema } from './init-config';
 
 describe('standalone configuration', () => {
   it('defaults to port 8080 on loopback with data under ./data, synchronous ingest', () => {
@@ -29,6 +30,7 @@ describe('standalone configuration', () => {
     ['audit', auditConfigSchema],
     ['timeseries-indexer', timeseriesIndexerConfigSchema],
     ['operations', operationsConfigSchema],
+    ['topic initialisation', initConfigSchema],
   ])('of the %s is documented key for key in docs/configuration.md', (_name, schema) => {
     const documentation = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
     const table = renderConfigReference(schema);
