@@ -4,13 +4,14 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/e2e', '<rootDir>/tools'],
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/e2e', '<rootDir>/tools', '<rootDir>/deploy'],
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   moduleNameMapper: {
     '^@strata/schemas$': '<rootDir>/schemas/index.js',
-    '^@strata/(gateway|metadata-writer|search-indexer|audit|timeseries-indexer|operations)$': '<rootDir>/apps/$1/src/index.ts',
+    '^@strata/(gateway|metadata-writer|search-indexer|audit|timeseries-indexer|operations)$':
+      '<rootDir>/apps/$1/src/index.ts',
     '^@strata/testing/specifications$': '<rootDir>/libs/testing/src/specifications.ts',
     '^@strata/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing.ts',
     '^@strata/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
