@@ -390,7 +390,7 @@ describe.each(['standalone', 'distributed'] as const)('%s with authentication on
     const path = `/entitiesV2/${encodeURIComponent('urn:li:corpuser:datahub')}`;
     expect((await direct.get(path)).status).toBe(401);
     expect((await direct.get(path, { Authorization: await bearer('datahub') })).status).toBe(401);
-    expect((await direct.get('/internal/security/marks')).status).toBe(401);
+    expect((await direct.get('/internal/marks?name=security.policies')).status).toBe(401);
     expect((await direct.get(path, system())).status).toBe(200);
     expect((await direct.get('/health')).status).toBe(200);
   });

@@ -16,7 +16,7 @@ import { createAuthenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
 import { bootstrapProposals } from './auth/bootstrap';
 import { resourceFactsReader } from './auth/resource-facts';
-import { createRouteGuard } from './auth/route-guard';
+import { assertKnownPrivileges, createRouteGuard } from './auth/route-guard';
 import { resolveSecrets } from './auth/secrets';
 import { SecurityView, systemContext } from './auth/security-view';
 import type { GatewayConfig } from './config';
@@ -96,7 +96,6 @@ export function composeGateway(
     facts: resourceFactsReader(registry, routeCaller(peers.routes), internalContext),
   });
   const authenticate = createAuthenticator({
-    enabled: settings.METADATA_SERVICE_AUTH_ENABLED,
     tokens,
     systemClient: { id: settings.DATAHUB_SYSTEM_CLIENT_ID, secret: secrets.systemClientSecret },
     anonymousActor: UNKNOWN_ACTOR_URN,
@@ -130,6 +129,7 @@ export function composeGateway(
       rootPassword: settings.STRATA_ROOT_PASSWORD ?? DEFAULT_ROOT_PASSWORD,
     },
   });
+  assertKnownPrivileges(service.routes);
   return { service, authenticate, guard: createRouteGuard(authorizer) };
 }
 

@@ -5,26 +5,20 @@ import type { MessageLog } from '@strata/log';
 import { isInternalRoute, routeCaller, type AnyRoute, type RequestContext, type RouteCaller } from '@strata/http';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
-import { hashPassword, PlatformPrivilege, ROOT_USER, verifyPassword, type TokenService } from '@strata/auth';
+import { hashPassword, ROOT_USER, verifyPassword, type TokenService } from '@strata/auth';
 import type { Authorizer } from './auth/authorizer';
 import type { SecurityView } from './auth/security-view';
 import { tokenRoutes } from './http/token-routes';
-import { credentialsProposal, loginRoutes, storedCredentials, type LoginRouteOptions } from './http/login-routes';
+import { credentialsProposal, loginRoutes, type LoginRouteOptions } from './http/login-routes';
 import { OutcomeListener } from './consumers/outcome-listener';
 import { loginRecorder } from './auth/login-events';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
+import { rollbackRoutes } from './http/rollback-routes';
 import { ingestRoutes } from './http/ingest-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
 import { testRoutes } from './http/test-routes';
-
-/** Evaluating metadata tests needs MANAGE_TESTS, whether authentication is on or off. */
-const MANAGE_TESTS_CHECK = {
-  always: true,
-  requirement: [[PlatformPrivilege.MANAGE_TESTS]],
-  message: 'User is unauthorized to evaluate tests.',
-};
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -94,6 +88,12 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
     },
     outcomeTimeoutMs: options.outcomeTimeoutMs,
     readModels: options.readModels,
+    ...(options.auth === undefined
+      ? {}
+      : {
+          authorize: (authorization, proposals) =>
+            options.auth?.authorizer.authorizeWrites(authorization, proposals) ?? Promise.resolve(proposals),
+        }),
   });
   const started = (): OutcomeListener => {
     if (outcomes === undefined) throw new Error('The gateway is not started');
@@ -108,35 +108,23 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         asyncByDefault: options.asyncIngestByDefault,
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
-        authorize: async (proposals, context) => {
-          await options.auth?.authorizer.requireWrites(context, proposals);
-        },
       }),
       ...deleteRoutes({
         registry: options.registry,
         submitter,
         call,
-        authorize: async (proposals, context) => {
-          await options.auth?.authorizer.requireWrites(context, proposals);
-        },
-        authorizeEdits: async (proposals, context) => {
-          await options.auth?.authorizer.requireSecurityWrites(context, proposals);
-        },
       }),
+      ...rollbackRoutes({ registry: options.registry, submitter, call, maxAspectBytes: options.maxAspectBytes }),
       ...testRoutes({
         registry: options.registry,
         submitter,
         call,
-        authorize: async (context) => {
-          await options.auth?.authorizer.require(context, MANAGE_TESTS_CHECK);
-        },
       }),
       ...(options.auth === undefined
         ? []
         : tokenRoutes({
             registry: options.registry,
             submitter,
-            call,
             now: () => options.scheduler.now(),
             ...options.auth,
           })),
@@ -145,7 +133,6 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         : loginRoutes({
             registry: options.registry,
             submitter,
-            call,
             onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
             ...options.auth,
           })),
@@ -176,17 +163,23 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
       const bootstrap = options.bootstrap ?? [];
       if (bootstrap.length > 0) {
         const requestId = `bootstrap-${randomUUID()}`;
-        await submitter.submit(bootstrap, { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, wait: true });
+        await submitter.submit(bootstrap, {
+          requestId,
+          actor: SYSTEM_ACTOR_URN,
+          traceId: requestId,
+          authorization: { kind: 'system' },
+          wait: true,
+        });
       }
       const auth = options.auth;
       if (auth !== undefined) {
         // The root password, hashed again only when the one stored is not it (a hash costs tens of milliseconds).
-        const stored = await storedCredentials({ call, internalContext: auth.internalContext }, ROOT_USER);
+        const stored = await auth.security.credentials(ROOT_USER);
         if (stored === null || !(await verifyPassword(auth.rootPassword, stored))) {
           const requestId = `bootstrap-${randomUUID()}`;
           await submitter.submit(
             [credentialsProposal(options.registry, ROOT_USER, await hashPassword(auth.rootPassword))],
-            { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, wait: true },
+            { requestId, actor: SYSTEM_ACTOR_URN, traceId: requestId, authorization: { kind: 'system' }, wait: true },
           );
         }
       }

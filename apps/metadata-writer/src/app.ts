@@ -1,4 +1,5 @@
-import { SYSTEM_ACTOR_URN } from '@strata/model';
+import { LISTED_SECURITY_ASPECTS, securityMarksOf } from '@strata/auth';
+import { METADATA_TEST_ASPECT, SYSTEM_ACTOR_URN } from '@strata/model';
 import type { MessageLog } from '@strata/log';
 import { systemClientAuthenticator, type RunnableService } from '@strata/http';
 import { hostServices, type HostContext, type StrataService } from '@strata/runtime';
@@ -16,14 +17,19 @@ export type MetadataWriterSettings = Pick<
 
 /**
  * Opens the writer's primary store (as the engines' configuration says) and builds the writer on the process's log:
- * the one place both the writer alone and the standalone process turn configuration into a writer.
+ * the one place both the writer alone and the standalone process turn configuration into a writer. Here, and only
+ * here, the writer learns what its readers need of it: which aspects the store lists whole (the policies and tokens
+ * the gateway reads, the metadata tests the operations service reads), and which marks a change sets (those the
+ * gateway's security reads derive from). The writer itself knows nothing of authorization.
  */
 export async function composeMetadataWriter(
   context: HostContext,
   settings: MetadataWriterSettings,
   log: MessageLog,
 ): Promise<StrataService> {
-  const store = await context.engines.openStore(context.scope, METADATA_WRITER);
+  const store = await context.engines.openStore(context.scope, METADATA_WRITER, {
+    listedAspects: [...LISTED_SECURITY_ASPECTS, METADATA_TEST_ASPECT],
+  });
   return createMetadataWriterService({
     ...context.model,
     log,
@@ -34,6 +40,7 @@ export async function composeMetadataWriter(
     systemActor: SYSTEM_ACTOR_URN,
     maxAspectBytes: settings.INGESTION_MAX_SERIALIZED_STRING_LENGTH,
     maxBatchSize: settings.WRITER_MAX_BATCH_SIZE,
+    marksOf: securityMarksOf,
   });
 }
 

@@ -10,7 +10,7 @@ import { readRoutes } from './http/read-routes';
 import { restoreRoutes } from './http/restore-routes';
 import { runsRoutes } from './http/runs-routes';
 import { entityScanRoutes } from './http/entity-scan-routes';
-import { securityRoutes } from './http/security-routes';
+import { storeReadRoutes } from './http/store-read-routes';
 import { EntityReader } from './reads/entity-reader';
 
 export interface MetadataWriterServiceOptions {
@@ -29,10 +29,9 @@ export interface MetadataWriterServiceOptions {
   readonly maxAspectBytes: number;
   /** Largest batch of proposals applied in one store commit. */
   readonly maxBatchSize: number;
+  /** The marks a change sets (see `ProposalProcessorOptions.marksOf`); handed in by the composition root. */
+  readonly marksOf?: (urn: string, aspect: string | undefined) => readonly string[];
 }
-
-/** How long a rollback waits for its proposals to be applied before answering 504. */
-const ROLLBACK_TIMEOUT_MS = 120_000;
 
 /**
  * The metadata writer: consumes proposals, keeps versioned aspects in the primary store, emits change logs through its
@@ -57,23 +56,16 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     now: () => options.scheduler.now(),
     systemActor: options.systemActor,
     maxAspectBytes: options.maxAspectBytes,
+    ...(options.marksOf === undefined ? {} : { marksOf: options.marksOf }),
   });
   let subscription: Subscription | undefined;
   return {
     name: 'metadata-writer',
     routes: [
       ...readRoutes(new EntityReader(options.store, options.registry)),
-      ...securityRoutes(options.store),
+      ...storeReadRoutes(options.store),
       ...entityScanRoutes(options.store, options.registry),
-      ...runsRoutes({
-        store: options.store,
-        registry: options.registry,
-        log: options.log,
-        serde: options.serde,
-        topics: options.topics,
-        scheduler: options.scheduler,
-        timeoutMs: ROLLBACK_TIMEOUT_MS,
-      }),
+      ...runsRoutes({ store: options.store, registry: options.registry }),
       ...restoreRoutes({
         store: options.store,
         registry: options.registry,

@@ -22,7 +22,20 @@ export {
   type ApiOperation,
   type PrivilegeRequirement,
 } from './privileges';
-export { SecurityMark, securityMarkOf, type SecurityMarkName } from './security-marks';
+export {
+  creationGuardOf,
+  LISTED_SECURITY_ASPECTS,
+  PRINCIPAL_READS,
+  SECURITY_INPUTS,
+  SecurityMark,
+  securityInputOf,
+  securityMarksOf,
+  writeGuardOf,
+  type SecurityEntity,
+  type SecurityInput,
+  type SecurityMarkName,
+  type SecurityWrite,
+} from './security-inputs';
 export {
   ACCESS_TOKEN_DURATIONS,
   DEFAULT_TOKEN_ISSUER,

@@ -8,9 +8,11 @@ import { createRequestContextFactory, type Caller } from './request-context';
 import { defineRoute, isInternalRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
 
-/** What authentication reads of a request: its path (some are open to all) and its headers. */
+/** What authentication reads of a request: its path (for the log), its headers, and whether its route is open. */
 export interface AuthenticationRequest {
   readonly path: string;
+  /** The route needs no credentials: credentials that do not verify are ignored rather than refused. */
+  readonly open: boolean;
   header(name: string): string | undefined;
 }
 
@@ -67,10 +69,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const authenticate = options.authenticate;
   const contextFor = createRequestContextFactory({
     newId: options.newId,
-    actorOf: (request) =>
+    actorOf: (request, open) =>
       authenticate === undefined
         ? options.anonymousActor
-        : authenticate({ path: request.path, header: (name) => request.get(name) }),
+        : authenticate({ path: request.path, open, header: (name) => request.get(name) }),
   });
   app.use(
     mountRoutes(express.Router(), routes, contextFor, {
@@ -106,6 +108,7 @@ function ownRoutes(options: HttpAppOptions): Route[] {
     method: 'GET',
     resource: '/health',
     family: 'restli',
+    access: { kind: 'open' },
     summary: 'Readiness: 200 once the process accepts work, 503 before and while stopping.',
     handle: () =>
       Promise.resolve(
@@ -116,6 +119,7 @@ function ownRoutes(options: HttpAppOptions): Route[] {
     method: 'GET',
     resource: '/metrics',
     family: 'restli',
+    access: { kind: 'open' },
     summary: "The process's Prometheus metrics, in the text exposition format.",
     handle: async () => {
       const texts = await Promise.all((options.metrics ?? []).map((registry) => registry.metrics()));
@@ -131,6 +135,7 @@ function ownRoutes(options: HttpAppOptions): Route[] {
     method: 'GET',
     resource: serviceTablePath,
     family: 'restli',
+    access: { kind: 'internal' },
     summary: 'The service table: this service, the public routes it owns, and the read models it keeps.',
     handle: () => Promise.resolve({ body: describeService(table.service, options.routes, table.readModels) }),
   });
@@ -151,6 +156,7 @@ function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): 
       method: 'GET',
       resource: '/restli/docs',
       family: 'restli',
+      access: { kind: 'open' },
       summary: 'An HTML index of every resource and action, with parameters, body fields and an example request.',
       handle: ({ context }) =>
         Promise.resolve({
@@ -162,6 +168,7 @@ function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): 
       method: 'GET',
       resource: '/openapi/v3/api-docs',
       family: 'openapi',
+      access: { kind: 'open' },
       summary: 'The OpenAPI 3.1 document of every route.',
       handle: () => Promise.resolve({ body: openApiDocument(routes().map(describeRoute), info) }),
     }),
@@ -169,6 +176,7 @@ function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): 
       method: 'GET',
       resource: `${SWAGGER_UI}/index.html`,
       family: 'openapi',
+      access: { kind: 'open' },
       summary: 'Swagger UI on the OpenAPI document.',
       handle: () =>
         Promise.resolve({ text: swaggerUiPage(info.title), headers: { 'Content-Type': 'text/html; charset=utf-8' } }),

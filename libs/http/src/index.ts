@@ -11,8 +11,10 @@ export {
 export type { ClientError, EndpointFamily } from './errors';
 export { listen } from './http-server';
 export type { RunningServer } from './http-server';
-export { familyOfPath, jsonBodyReader, mountRoutes } from './mount-routes';
-export type { MountOptions, RouteGuard } from './mount-routes';
+export { familyOfPath, mountRoutes } from './mount-routes';
+export type { ContextFactory, MountOptions, RouteGuard } from './mount-routes';
+export { appliesAlways, assertAccessDeclared, describeAccess, routeAccessSchema } from './route-access';
+export type { AccessApiGroup, AccessApiOperation, ResourceLocator, RouteAccess } from './route-access';
 export { createRequestContextFactory, eventSourceOf } from './request-context';
 export type { Caller, RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';

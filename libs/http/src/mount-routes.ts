@@ -2,24 +2,33 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
 import type { EndpointFamily } from './errors';
 import type { AnyRoute, RequestContext } from './route';
+import { assertAccessDeclared } from './route-access';
 
 /**
- * What a process checks before a route runs (or is forwarded): who may call it with these inputs. It throws the typed
- * error to answer (401, 403). A forwarded route's body is read for it only when it says it needs it.
+ * What the public front checks before a route runs (or is forwarded), from the route's access declaration: whether its
+ * caller may call it with these inputs. It throws the typed error to answer (401, 403). It reads the body only when
+ * its declaration finds the resource there (`body()` reads it once; the route then gets the same bytes).
  */
 export interface RouteGuard {
-  needsBody(route: AnyRoute): boolean;
+  /**
+   * Before a route of `routes` (those of one path) is chosen by method and action: refuses a caller who may call none
+   * of them, so that a wrong action or method is not answered to someone who could not call the right one either.
+   */
+  admit(routes: readonly AnyRoute[], context: RequestContext): void;
   check(
     route: AnyRoute,
     input: {
       readonly query: Readonly<Record<string, unknown>>;
       readonly key: string | undefined;
-      /** The JSON body as received (undefined when absent, not JSON, or not read). */
-      readonly body: unknown;
+      /** The JSON body as received (undefined when absent or not JSON). */
+      readonly body: () => Promise<unknown>;
       readonly context: RequestContext;
     },
   ): Promise<void>;
 }
+
+/** Builds a request's context: who asks (`open`: the route needs no credentials, so bad ones are ignored). */
+export type ContextFactory = (request: Request, open: boolean) => Promise<RequestContext>;
 
 export interface MountOptions {
   readonly maxBodyBytes: number;
@@ -39,11 +48,11 @@ const restliProtocolHeader = 'X-RestLi-Protocol-Version';
 export function mountRoutes(
   router: Router,
   routes: readonly AnyRoute[],
-  contextFor: (request: Request) => Promise<RequestContext>,
+  contextFor: ContextFactory,
   options: MountOptions,
 ): Router {
+  assertAccessDeclared(routes);
   const readRaw = rawBodyReader(options.maxBodyBytes);
-  const readBody = jsonBodyReader(options.maxBodyBytes);
   const groups = new Map<string, AnyRoute[]>();
   for (const route of routes) {
     const path = route.key ? `${route.resource}/*${route.key.name}` : route.resource;
@@ -55,7 +64,7 @@ export function mountRoutes(
     router.all(path, (request, response, next) => {
       const family = group[0]?.family ?? 'restli';
       response.locals['family'] = family;
-      dispatch(group, request, response, contextFor, readBody, readRaw, options)
+      dispatch(group, request, response, contextFor, readRaw, options)
         .then(() => undefined)
         .catch(next);
     });
@@ -67,35 +76,39 @@ async function dispatch(
   group: readonly AnyRoute[],
   request: Request,
   response: Response,
-  contextFor: (request: Request) => Promise<RequestContext>,
-  readBody: (request: Request, response: Response) => Promise<unknown>,
+  contextFor: ContextFactory,
   readRaw: (request: Request, response: Response) => Promise<Buffer | undefined>,
   options: MountOptions,
 ): Promise<void> {
-  // Who asks comes first: a request without the credentials it needs is a 401, whatever else is wrong with it.
-  const context = await contextFor(request);
+  // Who asks comes first: a request without the credentials it needs is a 401, whatever else is wrong with it — its
+  // action, its parameters, its body. Credentials that do not verify are a 401 too, except on an open route.
+  const context = await contextFor(
+    request,
+    group.every((route) => route.access.kind === 'open'),
+  );
   // Set before the handler runs, so that error responses (a 504 above all) carry the request id too.
   response.setHeader('X-Request-Id', context.requestId);
+  options.guard?.admit(group, context);
   const route = select(group, request, response);
   if (!route) return;
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
   const { action: _action, ...query } = request.query as Record<string, unknown>;
   const first = group[0];
   const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
+  let raw: Promise<Buffer | undefined> | undefined;
+  const rawBody = () => (raw ??= readRaw(request, response));
+  await options.guard?.check(route, {
+    query,
+    key,
+    context,
+    body: async () => parsedOrUndefined(await rawBody()),
+  });
   if (route.kind === 'forwarded') {
-    if (options.guard?.needsBody(route) === true) {
-      // Read here to be checked, then sent on as it came.
-      const raw = await readRaw(request, response);
-      await options.guard.check(route, { query, key, body: parsedOrUndefined(raw), context });
-      await route.forward(request, response, context, raw ?? Buffer.alloc(0));
-    } else {
-      await options.guard?.check(route, { query, key, body: undefined, context });
-      await route.forward(request, response, context);
-    }
+    // A body read to be checked is sent on as it came; otherwise it is streamed.
+    await route.forward(request, response, context, raw === undefined ? undefined : ((await raw) ?? Buffer.alloc(0)));
     return;
   }
-  const body = await readBody(request, response);
-  await options.guard?.check(route, { query, key, body, context });
+  const body = parseJsonBody(await rawBody());
   const params = Object.fromEntries(
     Object.entries(request.params as Record<string, unknown>).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
@@ -159,31 +172,17 @@ function parsedOrUndefined(raw: Buffer | undefined): unknown {
 }
 
 /**
- * Reads a request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
- * `application/x-www-form-urlencoded`). An empty body is `undefined`; over `limitBytes` is a 413; bad JSON a 400.
+ * A request body as JSON, whatever its Content-Type (Rest.li falls back to JSON, and curl's `--data` sends
+ * `application/x-www-form-urlencoded`). An empty body is `undefined`; bad JSON a 400.
  */
-export function jsonBodyReader(limitBytes: number): (request: Request, response: Response) => Promise<unknown> {
-  const raw: RequestHandler = express.raw({ type: () => true, limit: limitBytes });
-  return (request, response) =>
-    new Promise<unknown>((resolve, reject) => {
-      raw(request, response, (error?: unknown) => {
-        if (error !== undefined) {
-          reject(error instanceof Error ? error : new Error('The request body could not be read'));
-          return;
-        }
-        const buffer: unknown = request.body;
-        if (!Buffer.isBuffer(buffer) || buffer.length === 0) {
-          resolve(undefined);
-          return;
-        }
-        try {
-          resolve(JSON.parse(buffer.toString('utf8')) as unknown);
-        } catch (parseError) {
-          const detail = parseError instanceof Error ? parseError.message : String(parseError);
-          reject(new BadRequestError(`Request body is not valid JSON: ${detail}`));
-        }
-      });
-    });
+function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (parseError) {
+    const detail = parseError instanceof Error ? parseError.message : String(parseError);
+    throw new BadRequestError(`Request body is not valid JSON: ${detail}`);
+  }
 }
 
 /** Which error body a path answers with when no route claimed it. */

@@ -69,6 +69,7 @@ export function forwardedRoutes(
     key: descriptor.key,
     action: descriptor.action,
     family: descriptor.family,
+    access: descriptor.access,
     summary: descriptor.summary,
     description: descriptor.description,
     query: descriptor.query,
@@ -251,6 +252,7 @@ export async function servicesBehind(
       const table = await fetchServiceTable(url, {
         timeoutMs: options.discoveryTimeoutMs,
         scheduler: options.scheduler,
+        authorization: systemClientAuthorization(options.systemClient),
       });
       return { url, table, routes: forwardedRoutes(table, url, options) };
     }),

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { BadRequestError } from '@strata/model';
 import type { EndpointFamily } from './errors';
+import type { RouteAccess } from './route-access';
 import type { RouteCall } from './route-call';
 
 /** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
@@ -24,6 +25,11 @@ export interface RequestContext {
   readonly url: string;
   /** A request header, case-insensitive. */
   header(name: string): string | undefined;
+  /**
+   * What the authenticator learnt of the caller, for the same request's authorization — the catalog's security state
+   * as read once for this request. Opaque here: only the public front's authentication and authorization use it.
+   */
+  readonly session?: unknown;
 }
 
 export interface RouteResponse {
@@ -57,6 +63,8 @@ export interface RouteAddress {
   /** The Rest.li action (`?action=`), when the resource dispatches on it. */
   readonly action: string | undefined;
   readonly family: EndpointFamily;
+  /** Who may call it (see {@link RouteAccess}): checked by the public front before the route runs or is forwarded. */
+  readonly access: RouteAccess;
 }
 
 /** A request to show in the documentation: query parameters and a JSON body. */
@@ -124,6 +132,8 @@ export interface RouteDefinition<Query extends z.ZodType, Body extends z.ZodType
   readonly key?: Route['key'];
   readonly action?: string;
   readonly family: EndpointFamily;
+  /** Who may call it: required, so that no route is served without saying. */
+  readonly access: RouteAccess;
   readonly summary: string;
   readonly description?: string;
   readonly query?: Query;
@@ -150,6 +160,7 @@ export function defineRoute<Query extends z.ZodType = z.ZodUnknown, Body extends
     key: definition.key,
     action: definition.action,
     family: definition.family,
+    access: definition.access,
     summary: definition.summary,
     description: definition.description,
     querySchema: definition.query,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UnavailableError } from '@strata/model';
 import { retry, type Scheduler } from '@strata/timing';
 import type { AnyRoute, JsonSchema, RouteAddress, RouteExample } from './route';
+import { routeAccessSchema } from './route-access';
 
 /** A route as another process learns it: its address and documentation, not its handler. */
 export interface RouteDescriptor extends RouteAddress {
@@ -40,13 +41,14 @@ const documented = new WeakMap<AnyRoute, RouteDescriptor>();
 export function describeRoute(route: AnyRoute): RouteDescriptor {
   const known = documented.get(route);
   if (known !== undefined) return known;
-  const { method, resource, key, action, family, summary, description, example } = route;
+  const { method, resource, key, action, family, access, summary, description, example } = route;
   const descriptor: RouteDescriptor = {
     method,
     resource,
     key,
     action,
     family,
+    access,
     summary,
     ...(description === undefined ? {} : { description }),
     ...(example === undefined ? {} : { example }),
@@ -89,6 +91,8 @@ const address = {
   key: z.object({ name: z.string().min(1), description: z.string() }).optional(),
   action: z.string().min(1).optional(),
   family: z.enum(['restli', 'openapi', 'schema-registry']),
+  // A service of a version that does not declare who may call its routes is refused: its routes would be unguarded.
+  access: routeAccessSchema,
 };
 
 const serviceTableSchema = z.object({
@@ -115,25 +119,37 @@ const serviceTableSchema = z.object({
  */
 export async function fetchServiceTable(
   baseUrl: string,
-  options: { readonly timeoutMs: number; readonly scheduler: Scheduler; readonly signal?: AbortSignal },
+  options: {
+    readonly timeoutMs: number;
+    readonly scheduler: Scheduler;
+    /** The `Authorization` the service answers: the system client's. */
+    readonly authorization: string;
+    readonly signal?: AbortSignal;
+  },
 ): Promise<ServiceTable> {
   const url = `${baseUrl.replace(/\/+$/, '')}${serviceTablePath}`;
   let text: string;
   try {
     text = await retry(
       async () => {
-        const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+        const response = await fetch(url, {
+          headers: { authorization: options.authorization },
+          signal: AbortSignal.timeout(5_000),
+        });
+        if (response.status === 401) throw new RefusedCredentialsError(url);
         if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}`);
         return response.text();
       },
       {
         scheduler: options.scheduler,
+        retryable: (error) => !(error instanceof RefusedCredentialsError),
         backoff: { initialMs: 250, maxMs: 250, factor: 1 },
         timeoutMs: options.timeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
     );
   } catch (error) {
+    if (error instanceof RefusedCredentialsError) throw error;
     throw new UnavailableError(`Could not read the service table of ${baseUrl} within ${options.timeoutMs} ms`, {
       cause: error,
     });
@@ -145,6 +161,15 @@ export async function fetchServiceTable(
     );
   }
   return parsed.data as ServiceTable;
+}
+
+/** A service that refuses the system client: the deployment's processes were not given the same secret. */
+class RefusedCredentialsError extends Error {
+  constructor(url: string) {
+    super(
+      `${url} refused the system client's credentials: every process of a deployment needs the same DATAHUB_SYSTEM_CLIENT_ID and DATAHUB_SYSTEM_CLIENT_SECRET`,
+    );
+  }
 }
 
 function safeJson(text: string): unknown {

@@ -6,6 +6,7 @@ const system = 'urn:li:corpuser:__datahub_system';
 const authenticate = systemClientAuthenticator(client, system);
 const request = (path: string, headers: Record<string, string> = {}) => ({
   path,
+  open: false,
   header: (name: string) => headers[name.toLowerCase()],
 });
 
@@ -35,8 +36,8 @@ describe('systemClientAuthenticator', () => {
     },
   );
 
-  it('keeps health, metrics and the service table open', async () => {
-    for (const path of ['/health', '/metrics', '/internal/service'])
-      expect(await authenticate(request(path))).toBe(system);
+  it('keeps health and metrics open, and the service table to the system client', async () => {
+    for (const path of ['/health', '/metrics']) expect(await authenticate(request(path))).toBe(system);
+    await expect(authenticate(request('/internal/service'))).rejects.toThrow(UnauthorizedError);
   });
 });

@@ -25,14 +25,14 @@ export function isSystemClient(authorization: string | undefined, client: System
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Paths of a service open to anyone: what a process says about itself. */
-const OPEN_PATHS = new Set(['/health', '/metrics', '/internal/service']);
+/** Paths of a service open to anyone: its health and metrics. */
+const OPEN_PATHS = new Set(['/health', '/metrics']);
 
 /**
  * How a service run alone (behind a gateway) authenticates: it serves only the system client — the gateway, which has
  * authenticated the client already and names its actor in `X-Strata-Actor`, and the other services — and refuses
- * anyone else on its port with 401, so that nobody can reach the catalog around the gateway's checks. Its health,
- * metrics and service table stay open.
+ * anyone else on its port with 401, so that nobody can reach the catalog around the gateway's checks. Its health and
+ * metrics stay open.
  */
 export function systemClientAuthenticator(client: SystemClient, systemActor: string): Authenticator {
   return (request) => {

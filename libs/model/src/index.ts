@@ -55,6 +55,7 @@ export {
 export {
   DEFAULT_MAX_ASPECT_BYTES,
   MAX_JSON_NESTING_DEPTH,
+  CREATION_REQUIRES_HEADER,
   TIME_RANGE_HEADERS,
   checkNestingDepth,
   timeRangeOf,
@@ -98,6 +99,7 @@ export { SYSTEM_ACTOR_URN, UNKNOWN_ACTOR_URN } from './actors';
 export {
   evaluateTest,
   MAX_TEST_NESTING,
+  METADATA_TEST_ASPECT,
   parseTestDefinition,
   TEST_OPERATORS,
   TEST_RESULTS_ASPECT,

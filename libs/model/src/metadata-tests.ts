@@ -44,6 +44,9 @@ export type TestOperator = (typeof TEST_OPERATORS)[number];
 /** The aspect holding an entity's test outcomes. */
 export const TEST_RESULTS_ASPECT = 'testResults';
 
+/** The aspect of a metadata test holding its definition. */
+export const METADATA_TEST_ASPECT = 'testInfo';
+
 /** How deeply predicates may nest. */
 export const MAX_TEST_NESTING = 32;
 

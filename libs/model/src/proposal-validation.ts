@@ -2,7 +2,7 @@ import { parseAspectPatch, type AspectPatch } from './aspect-patch';
 import { setOwn, type JsonObject } from './aspect-validator';
 import type { AspectSpec, EntityRegistry, EntitySpec } from './entity-registry';
 import { BadRequestError, PayloadTooLargeError, ValidationError } from './errors';
-import { parseTestDefinition } from './metadata-tests';
+import { METADATA_TEST_ASPECT, parseTestDefinition } from './metadata-tests';
 import { parseUrn, urnLengthProblem, type Urn } from './urn';
 
 /** The change types a proposal may carry, after normalization (`UPDATE` is `UPSERT`). */
@@ -140,7 +140,7 @@ export function validateProposal(
     return Object.freeze({ entity, urn, changeType, aspect, value: undefined, patch, systemMetadata, headers });
   }
   const value = changeType === 'DELETE' ? undefined : validateAspect(aspect, key, input['aspect'], maxAspectBytes);
-  if (value !== undefined && aspect.name === TEST_INFO_ASPECT) checkTestDefinition(value, registry);
+  if (value !== undefined && aspect.name === METADATA_TEST_ASPECT) checkTestDefinition(value, registry);
   return Object.freeze({ entity, urn, changeType, aspect, value, patch: undefined, systemMetadata, headers });
 }
 
@@ -313,6 +313,14 @@ function isAvroLong(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= AVRO_LONG_MIN && value <= AVRO_LONG_MAX;
 }
 
+/**
+ * The header of a proposal that may change its entity but not create it: set by the gateway on the writes of a caller
+ * who may not create entities whose existence is a security input (a user), valued with the privilege that would be
+ * needed. The writer refuses such a proposal when its entity does not exist when it applies it — so that the check
+ * holds at the moment of the write, whatever happened since the caller's request was checked.
+ */
+export const CREATION_REQUIRES_HEADER = 'X-Strata-Creation-Requires';
+
 /** The headers that bound a DELETE of a timeseries aspect: epoch milliseconds, inclusive, each optional. */
 export const TIME_RANGE_HEADERS = { from: 'startTimeMillis', until: 'endTimeMillis' } as const;
 
@@ -364,9 +372,6 @@ function describe(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
   return typeof value;
 }
-
-/** The aspect of a metadata test's definition. */
-const TEST_INFO_ASPECT = 'testInfo';
 
 /**
  * A metadata test is refused at ingest when its definition does not hold: a JSON definition must parse and name only

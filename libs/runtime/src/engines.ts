@@ -100,17 +100,22 @@ export class Engines {
   }
 
   /** The primary store of `service` (the metadata-writer). */
-  openStore(scope: LifecycleScope, service: string): Promise<AspectStore> {
+  openStore(
+    scope: LifecycleScope,
+    service: string,
+    options: { readonly listedAspects: readonly string[] },
+  ): Promise<AspectStore> {
     const { MONGODB_URI: uri, MONGODB_DATABASE: database } = this.settings;
+    const { listedAspects } = options;
     if (isSet(uri)) {
       return scope.open(
         'primary store',
-        () => MongoAspectStore.connect({ uri, database: database ?? 'strata' }),
+        () => MongoAspectStore.connect({ uri, database: database ?? 'strata', listedAspects }),
         (store) => store.close(),
       );
     }
     return this.openEmbedded(scope, service, 'primary store', () => {
-      return new SqliteAspectStore({ path: join(this.dataDir(), `${service}.sqlite`) });
+      return new SqliteAspectStore({ path: join(this.dataDir(), `${service}.sqlite`), listedAspects });
     });
   }
 

@@ -49,10 +49,14 @@ export interface AspectStore {
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]>;
 
   /**
-   * The latest values of one of the {@link LISTED_ASPECTS} across entities, by URN, after `afterUrn` when given, at
-   * most `limit` of them: a page of every policy, say, read straight from the store. Throws for another aspect.
+   * The latest values of one of the aspects the store was told to list (its `listedAspects` option) across entities,
+   * by URN, after `afterUrn` when given, at most `limit` of them: a page of every policy, say, read straight from the
+   * store. Throws for another aspect.
    */
   listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]>;
+
+  /** Whether {@link listLatest} lists `aspect`. */
+  listsAspect(aspect: string): boolean;
 
   /**
    * A page of entities, whole: the latest value of every aspect of each entity whose URN starts with `urnPrefix`
@@ -101,15 +105,21 @@ export interface AspectStore {
 }
 
 /**
- * The aspects whose latest values can be listed across entities ({@link AspectStore.listLatest}): the security state
- * the gateway reads whole. Only these are indexed that way, so that other writes pay nothing for it.
+ * Checks the aspects a store is told to list ({@link AspectStore.listLatest}): names only (an adapter may write them
+ * into its index definitions).
  */
-export const LISTED_ASPECTS: readonly string[] = ['dataHubPolicyInfo', 'dataHubAccessTokenInfo', 'testInfo'];
+export function listedAspectsOf(aspects: readonly string[] | undefined): readonly string[] {
+  for (const aspect of aspects ?? []) {
+    if (!/^[A-Za-z][A-Za-z0-9]{0,127}$/.test(aspect))
+      throw new Error(`Not an aspect name that can be listed: ${aspect}`);
+  }
+  return [...new Set(aspects ?? [])];
+}
 
-/** Refuses to list an aspect that is not listed (a programming error). */
-export function assertListed(aspect: string): void {
-  if (!LISTED_ASPECTS.includes(aspect)) {
-    throw new Error(`The latest values of ${aspect} cannot be listed; listed aspects: ${LISTED_ASPECTS.join(', ')}`);
+/** Refuses to list an aspect the store was not told to list (a programming error). */
+export function assertListed(listed: readonly string[], aspect: string): void {
+  if (!listed.includes(aspect)) {
+    throw new Error(`The latest values of ${aspect} cannot be listed; listed aspects: ${listed.join(', ') || 'none'}`);
   }
 }
 

@@ -21,7 +21,7 @@ export type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-export { cursorOfRow, EntityGrouping, LISTED_ASPECTS } from './aspect-store';
+export { cursorOfRow, EntityGrouping } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
 export { MongoAspectStore } from './mongo-aspect-store';

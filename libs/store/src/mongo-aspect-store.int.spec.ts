@@ -41,13 +41,13 @@ function describeMongoAspectStore(uri: string): void {
   }
 
   describeAspectStoreContract('MongoAspectStore', {
-    create: async () => {
+    create: async ({ listedAspects }) => {
       const database = newDatabase();
-      const store = await MongoAspectStore.connect({ uri, database });
+      const store = await MongoAspectStore.connect({ uri, database, listedAspects });
       return {
         store,
         // Its own client, as another process would have.
-        reopen: () => MongoAspectStore.connect({ uri, database }),
+        reopen: () => MongoAspectStore.connect({ uri, database, listedAspects }),
         dispose: () => dropDatabase(database),
       };
     },

@@ -19,7 +19,7 @@ import type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed, EntityGrouping, type ScannedEntity } from './aspect-store';
+import { assertListed, EntityGrouping, listedAspectsOf, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePageAsync, seekFrom, urnScanStart } from './restate-scan';
 
 /** Options of {@link MongoAspectStore.connect}. */
@@ -37,6 +37,8 @@ export interface MongoAspectStoreOptions {
   readonly collectionPrefix?: string;
   /** Clock for the time a proposal id was recorded (`appliedAt`), epoch milliseconds. Default `Date.now`. */
   readonly now?: () => number;
+  /** The aspects whose latest values {@link MongoAspectStore.listLatest} lists across entities. */
+  readonly listedAspects?: readonly string[];
 }
 
 /**
@@ -72,6 +74,7 @@ export class MongoAspectStore implements AspectStore {
     private readonly ownsClient: boolean,
     private readonly collections: StoreCollections,
     private readonly now: () => number,
+    private readonly listed: readonly string[],
   ) {}
 
   /**
@@ -90,7 +93,13 @@ export class MongoAspectStore implements AspectStore {
         readPreference: 'primary',
       });
       const collections = await prepareCollections(db, mongoCollectionNames(options.collectionPrefix));
-      return new MongoAspectStore(client, ownsClient, collections, options.now ?? Date.now);
+      return new MongoAspectStore(
+        client,
+        ownsClient,
+        collections,
+        options.now ?? Date.now,
+        listedAspectsOf(options.listedAspects),
+      );
     } catch (error) {
       if (ownsClient) await client.close();
       throw error;
@@ -304,12 +313,16 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromAspectDocument);
   }
 
+  listsAspect(aspect: string): boolean {
+    return this.listed.includes(aspect);
+  }
+
   async listLatest(
     aspect: string,
     options: { readonly afterUrn?: string; readonly limit: number },
   ): Promise<StoredAspect[]> {
     this.assertOpen();
-    assertListed(aspect);
+    assertListed(this.listed, aspect);
     if (options.limit <= 0) return [];
     const documents = await this.collections.aspects
       .find({ aspect, version: 0, ...(options.afterUrn === undefined ? {} : { urn: { $gt: options.afterUrn } }) })

@@ -10,12 +10,12 @@ import { SqliteAspectStore } from './sqlite-aspect-store';
 import { describeAspectStoreContract } from './testing';
 
 describeAspectStoreContract('SqliteAspectStore', {
-  create: () => {
+  create: ({ listedAspects }) => {
     const directory = mkdtempSync(join(tmpdir(), 'strata-store-'));
     const path = join(directory, 'store.sqlite');
     return Promise.resolve({
-      store: new SqliteAspectStore({ path }),
-      reopen: () => Promise.resolve(new SqliteAspectStore({ path })),
+      store: new SqliteAspectStore({ path, listedAspects }),
+      reopen: () => Promise.resolve(new SqliteAspectStore({ path, listedAspects })),
       dispose: () => {
         rmSync(directory, { recursive: true, force: true });
         return Promise.resolve();

@@ -19,11 +19,11 @@ import type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed, EntityGrouping, LISTED_ASPECTS, type ScannedEntity } from './aspect-store';
+import { assertListed, EntityGrouping, listedAspectsOf, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePage, seekFrom, urnScanStart } from './restate-scan';
 
-/** The tables of the store file. */
-const STORE_SCHEMA = `
+/** The tables of the store file, with a partial index for each listed aspect. */
+const storeSchema = (listed: readonly string[]) => `
   CREATE TABLE IF NOT EXISTS metadata_aspect_v2 (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
@@ -38,10 +38,12 @@ const STORE_SCHEMA = `
   CREATE INDEX IF NOT EXISTS latest_by_run ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'))
     WHERE version = 0;
   DROP INDEX IF EXISTS latest_by_aspect;
-  ${LISTED_ASPECTS.map(
-    (aspect) =>
-      `CREATE INDEX IF NOT EXISTS latest_${aspect} ON metadata_aspect_v2 (urn) WHERE version = 0 AND aspect = '${aspect}';`,
-  ).join('\n  ')}
+  ${listed
+    .map(
+      (aspect) =>
+        `CREATE INDEX IF NOT EXISTS latest_${aspect} ON metadata_aspect_v2 (urn) WHERE version = 0 AND aspect = '${aspect}';`,
+    )
+    .join('\n  ')}
   CREATE TABLE IF NOT EXISTS timeseries_point (
     urn TEXT NOT NULL,
     aspect TEXT NOT NULL,
@@ -89,6 +91,8 @@ export interface SqliteAspectStoreOptions {
    * `NORMAL` survives process crashes only.
    */
   readonly synchronous?: 'NORMAL' | 'FULL';
+  /** The aspects whose latest values {@link SqliteAspectStore.listLatest} lists across entities (indexed for it). */
+  readonly listedAspects?: readonly string[];
 }
 
 /**
@@ -103,6 +107,7 @@ export interface SqliteAspectStoreOptions {
 export class SqliteAspectStore implements AspectStore {
   private readonly db: Database.Database;
   private readonly now: () => number;
+  private readonly listed: readonly string[];
   private readonly statements;
   private readonly commitTransaction;
   private readonly readLatestTransaction;
@@ -112,10 +117,11 @@ export class SqliteAspectStore implements AspectStore {
 
   constructor(options: SqliteAspectStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.listed = listedAspectsOf(options.listedAspects);
     const db = openDatabase(options.path, {
       synchronous: options.synchronous ?? 'FULL',
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-      schema: STORE_SCHEMA,
+      schema: storeSchema(this.listed),
     });
     this.db = db;
 
@@ -132,7 +138,7 @@ export class SqliteAspectStore implements AspectStore {
       // One partial index per listed aspect, and the aspect written out in the query as in the index's condition:
       // SQLite uses a partial index only when it can see that the query's rows satisfy that condition.
       selectLatestOfAspect: new Map(
-        LISTED_ASPECTS.map((aspect) => [
+        this.listed.map((aspect) => [
           aspect,
           db.prepare<[string, number], AspectRow>(
             `SELECT ${aspectColumns} FROM metadata_aspect_v2 INDEXED BY latest_${aspect}
@@ -321,9 +327,13 @@ export class SqliteAspectStore implements AspectStore {
     return settle(() => this.statements.selectLatestByRun.all(runId, Math.max(0, limit)).map(toStoredAspect));
   }
 
+  listsAspect(aspect: string): boolean {
+    return this.listed.includes(aspect);
+  }
+
   listLatest(aspect: string, options: { readonly afterUrn?: string; readonly limit: number }): Promise<StoredAspect[]> {
     return settle(() => {
-      assertListed(aspect);
+      assertListed(this.listed, aspect);
       const statement = this.statements.selectLatestOfAspect.get(aspect);
       return (statement?.all(options.afterUrn ?? '', Math.max(0, options.limit)) ?? []).map(toStoredAspect);
     });

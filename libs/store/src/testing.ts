@@ -19,10 +19,14 @@ import type {
 export interface AspectStoreContractFactory {
   /**
    * Opens an EMPTY store for one test (a new file, a new database): the outbox tests count every pending record.
-   * Called once per test; the suite closes what it returns, then calls `dispose`.
+   * Called once per test; the suite closes what it returns, then calls `dispose`. The store (and `reopen`'s) must
+   * list `options.listedAspects`.
    */
-  create(): Promise<AspectStoreUnderTest>;
+  create(options: { readonly listedAspects: readonly string[] }): Promise<AspectStoreUnderTest>;
 }
+
+/** The aspects the contract lists across entities (any names would do: the store knows nothing of them). */
+const LISTED = ['dataHubPolicyInfo', 'dataHubAccessTokenInfo'];
 
 /** One test's store, and how to reach the same data again. */
 export interface AspectStoreUnderTest {
@@ -53,7 +57,7 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
   }
 
   async function open(): Promise<{ store: AspectStore; reopen: () => Promise<AspectStore> }> {
-    const underTest = await factory.create();
+    const underTest = await factory.create({ listedAspects: LISTED });
     const handles: AspectStore[] = [underTest.store];
     cleanups.push(async () => {
       for (const handle of handles.reverse()) await handle.close();
@@ -715,6 +719,8 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         ]);
         // Only listed aspects are indexed for it: another is a programming error.
         await expect(store.listLatest('status', { limit: 10 })).rejects.toThrow('cannot be listed');
+        expect(LISTED.map((aspect) => store.listsAspect(aspect))).toEqual([true, true]);
+        expect(store.listsAspect('status')).toBe(false);
       });
     });
 

@@ -58,6 +58,14 @@ export function auditRoutes(index: AuditIndex, now: () => number): Route[] {
       method: 'POST',
       resource: '/openapi/v1/events/audit/search',
       family: 'openapi',
+      access: {
+        kind: 'privilege',
+        // DataHub's ANALYTICS READ, less VIEW_ANALYTICS (every user's by default, and about the UI's charts): the
+        // trail names who did what.
+        anyOf: [['GET_ANALYTICS_PRIVILEGE'], ['MANAGE_SYSTEM_OPERATIONS']],
+        message: '{actor} is unauthorized to READ ANALYTICS.',
+        always: true,
+      },
       summary: 'Search the audit trail: who did what, and who logged in, newest first (GET_ANALYTICS_PRIVILEGE).',
       description: [
         'The window is `[startTime, endTime)` in epoch milliseconds: `startTime` below 0 (the default) means one day',

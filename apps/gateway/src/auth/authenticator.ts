@@ -8,8 +8,6 @@ import type { SecuritySnapshot } from './security-view';
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action.';
 
 export interface AuthenticatorOptions {
-  /** `METADATA_SERVICE_AUTH_ENABLED`: whether requests to protected paths need credentials. */
-  readonly enabled: boolean;
   readonly tokens: TokenService;
   /** The system client's id and secret (`DATAHUB_SYSTEM_CLIENT_ID`, `DATAHUB_SYSTEM_CLIENT_SECRET`). */
   readonly systemClient: { readonly id: string; readonly secret: string };
@@ -27,34 +25,24 @@ export function accessTokenUrn(jti: string): string {
 }
 
 /**
- * Paths open to everyone, as in DataHub: logging in, health, metrics, documentation, the server's configuration (the
- * ingestion sink's first call) and the schema registry (Kafka producers).
- */
-const OPEN_PATHS = [
-  /^\/logIn$/,
-  /^\/health(\/|$)/,
-  /^\/metrics$/,
-  /^\/config(\/|$)/,
-  /^\/schema-registry(\/|$)/,
-  /^\/restli\/docs(\/|$)/,
-  /^\/openapi\/v3\/api-docs/,
-  /^\/openapi\/swagger-ui(\/|$)/,
-];
-
-/**
  * The gateway's authentication: a valid access token acts as its user (`urn:li:corpuser:<actorId>`), the system
- * client as the system actor — on every path, also when authentication is off, so that every write names who made
- * it. A token is valid when it verifies, its user exists and is neither soft-deleted nor suspended, and — for a
- * stored (personal) token — its `dataHubAccessToken` entity still exists: revoking deletes it. A request without valid credentials is anonymous on an open path, and anywhere while authentication is off;
- * otherwise it is refused with DataHub's 401, whatever was wrong (missing, malformed, expired, another key's).
+ * client as the system actor — whether authentication is on or off, so that every write names who made it. A token is
+ * valid when it verifies, its user exists and is neither soft-deleted nor suspended, and — for a stored (personal)
+ * token — its `dataHubAccessToken` entity still exists: revoking deletes it.
+ *
+ * A request without credentials is anonymous: whether it may go on is its route's declaration's to say (the route
+ * guard). Credentials that are there but do not do — malformed, expired, signed with another key, revoked, of an
+ * inactive user, a wrong system secret — are refused with DataHub's 401, also with authentication off, so that a
+ * misconfigured client learns it at once instead of acting as nobody; only an open route ignores them. The security
+ * state read to check a token is kept as the request's session: its authorization asks the same snapshot.
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const secret = Buffer.from(options.systemClient.secret, 'utf8');
   return async (request) => {
-    const path = request.path;
     const credentials = credentialsOf(request.header('authorization'));
     let refusal: string;
     if ('problem' in credentials) {
+      if (credentials.problem === 'missing') return options.anonymousActor;
       refusal = credentials.problem;
     } else if (credentials.kind === 'system') {
       const given = Buffer.from(credentials.secret, 'utf8');
@@ -75,14 +63,14 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         const principal = await snapshot.principal(actor, stored ? accessTokenUrn(claims.jti) : undefined);
         if (!principal.exists || principal.removed || principal.suspended) refusal = 'Actor is not active';
         else if (stored && principal.tokenExists !== true) refusal = 'Token has been revoked';
-        else return actor;
+        else return { actor, session: snapshot };
       } catch (error) {
         if (!(error instanceof TokenError)) throw error;
         refusal = error.message;
       }
     }
-    if (!options.enabled || OPEN_PATHS.some((pattern) => pattern.test(path))) return options.anonymousActor;
-    options.onRefused?.(refusal, path);
+    if (request.open) return options.anonymousActor;
+    options.onRefused?.(refusal, request.path);
     throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
   };
 }

@@ -1,15 +1,16 @@
 import {
   apiPrivileges,
+  creationGuardOf,
   decide,
   operationOfChangeType,
-  PlatformPrivilege,
   SYSTEM_ACTOR,
+  writeGuardOf,
   type PolicyInfo,
   type PrivilegeRequirement,
   type ResourceFacts,
 } from '@strata/auth';
 import type { RequestContext } from '@strata/http';
-import { ForbiddenError, UnauthorizedError, type ValidatedProposal } from '@strata/model';
+import { CREATION_REQUIRES_HEADER, ForbiddenError, UnauthorizedError, type ValidatedProposal } from '@strata/model';
 import { UNAUTHORIZED_MESSAGE } from './authenticator';
 import type { SecuritySnapshot } from './security-view';
 
@@ -17,7 +18,7 @@ export interface AuthorizerOptions {
   /** `METADATA_SERVICE_AUTH_ENABLED`. */
   readonly enabled: boolean;
   readonly anonymousActor: string;
-  readonly security: { snapshot(): Promise<SecuritySnapshot> };
+  readonly security: { snapshotFor(context: RequestContext): Promise<SecuritySnapshot> };
   /**
    * What policies may ask of entities beyond their type and URN — owners, tags, domains, containers, terms — read
    * only when a decision depends on them. Absent: no such facts, so owner and field clauses never hold.
@@ -51,8 +52,9 @@ export class Authorizer {
     return this.options.enabled;
   }
 
-  /** Refuses an anonymous caller with 401, whether authentication is on or off. */
-  requireCredentials(context: RequestContext): void {
+  /** Refuses an anonymous caller with 401 — with authentication on, or `always`. */
+  requireCaller(context: RequestContext, always: boolean): void {
+    if (!this.options.enabled && !always) return;
     if (context.actor === this.options.anonymousActor) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
   }
 
@@ -60,25 +62,26 @@ export class Authorizer {
     if (!this.options.enabled && check.always !== true) return;
     if (context.actor === SYSTEM_ACTOR) return;
     if (context.actor === this.options.anonymousActor) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
-    if (!(await this.allows(context.actor, check.requirement, check.resource))) throw new ForbiddenError(check.message);
+    if (!(await this.allows(context, check.requirement, check.resource))) throw new ForbiddenError(check.message);
   }
 
   /**
    * Whether `actor` holds any one set of the privileges on the resource. An entity's owners and other fields are read
    * only when some policy asks about them and the answer is not yes without them.
    */
-  async allows(actor: string, requirement: PrivilegeRequirement, resource?: ResourceFacts): Promise<boolean> {
-    return (await this.denied(actor, requirement, resource === undefined ? [undefined] : [resource])).length === 0;
+  async allows(context: RequestContext, requirement: PrivilegeRequirement, resource?: ResourceFacts): Promise<boolean> {
+    return (await this.denied(context, requirement, resource === undefined ? [undefined] : [resource])).length === 0;
   }
 
   /** The resources (of `resources`) on which `actor` does not hold the requirement. */
   async denied(
-    actor: string,
+    context: RequestContext,
     requirement: PrivilegeRequirement,
     resources: readonly (ResourceFacts | undefined)[],
   ): Promise<(ResourceFacts | undefined)[]> {
+    const actor = context.actor;
     if (actor === SYSTEM_ACTOR) return [];
-    const snapshot = await this.options.security.snapshot();
+    const snapshot = await this.options.security.snapshotFor(context);
     const [principal, policies] = await Promise.all([snapshot.principal(actor), snapshot.policies()]);
     const identity = { urn: actor, groups: principal.groups, roles: principal.roles };
     const refused = resources.filter((resource) => !decide(policies, identity, requirement, resource).allowed);
@@ -94,12 +97,38 @@ export class Authorizer {
   }
 
   /**
+   * Authorizes the writes of one submission (see {@link WriteAuthorization}) and answers them as they may go on the
+   * log: refused (401 for an anonymous caller, 403 naming every write refused) or allowed, a write that could create
+   * a user the caller may not create carrying the precondition that keeps it from doing so
+   * (`CREATION_REQUIRES_HEADER`).
+   */
+  async authorizeWrites(
+    authorization: WriteAuthorization,
+    proposals: readonly ValidatedProposal[],
+  ): Promise<readonly ValidatedProposal[]> {
+    switch (authorization.kind) {
+      case 'system':
+      case 'route':
+        return proposals;
+      case 'guards':
+        return this.guarded(authorization.context, proposals);
+      case 'policies':
+        await this.requirePolicies(authorization.context, proposals);
+        return proposals;
+      case 'caller': {
+        const allowed = await this.guarded(authorization.context, proposals);
+        await this.requirePolicies(authorization.context, proposals);
+        return allowed;
+      }
+    }
+  }
+
+  /**
    * With authentication on, refuses the writes the caller may not make: each proposal is checked as DataHub checks
    * it — an UPDATE of the entity for a CREATE, UPSERT, PATCH or RESTATE, a CREATE for a CREATE_ENTITY, a DELETE — and
-   * the 403 names every one refused. The security entities are checked whether authentication is on or off.
+   * the 403 names every one refused.
    */
-  async requireWrites(context: RequestContext, proposals: readonly ValidatedProposal[]): Promise<void> {
-    await this.requireSecurityWrites(context, proposals);
+  private async requirePolicies(context: RequestContext, proposals: readonly ValidatedProposal[]): Promise<void> {
     if (!this.options.enabled || context.actor === SYSTEM_ACTOR || proposals.length === 0) return;
     if (context.actor === this.options.anonymousActor) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
     const refused: string[] = [];
@@ -114,7 +143,7 @@ export class Authorizer {
       });
     }
     for (const { requirement, resource } of groups.values()) {
-      if ((await this.denied(context.actor, requirement, [resource])).length > 0) {
+      if ((await this.denied(context, requirement, [resource])).length > 0) {
         refused.push(`HttpStatus: 403 Urn: ${resource.urn ?? ''}`);
       }
     }
@@ -126,27 +155,70 @@ export class Authorizer {
   }
 
   /**
-   * Refuses writes of the security entities by callers without the privilege that guards them, whether authentication
-   * is on or off: a user's credentials (`MANAGE_USER_CREDENTIALS`), policies (`MANAGE_POLICIES`), access tokens
-   * (`MANAGE_ACCESS_TOKENS`) and secrets (`MANAGE_SECRETS`). The 403 names every proposal refused, in DataHub's words.
+   * The guards of the security inputs (`SECURITY_INPUTS` of `@strata/auth`), whether authentication is on or off:
+   * a write of an input, the deletion of an entity with inputs, the explicit creation of one whose existence is read,
+   * each needs its guard's platform privilege — asked of the platform, never of a resource, so that no fact an
+   * unguarded write could change decides it. A caller who may not create users gets its other writes to users
+   * marked so that they cannot create one either.
    */
-  async requireSecurityWrites(context: RequestContext, proposals: readonly ValidatedProposal[]): Promise<void> {
-    const guarded = proposals.filter((proposal) => guardOf(proposal) !== undefined);
-    if (guarded.length === 0 || context.actor === SYSTEM_ACTOR) return;
-    if (context.actor === this.options.anonymousActor) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
-    const refused: string[] = [];
-    for (const proposal of guarded) {
-      const requirement = guardOf(proposal) ?? [];
-      const urn = proposal.urn.toString();
-      if (!(await this.allows(context.actor, requirement, { type: proposal.entity.name, urn }))) {
-        refused.push(`HttpStatus: 403 Urn: ${urn}`);
+  private async guarded(
+    context: RequestContext,
+    proposals: readonly ValidatedProposal[],
+  ): Promise<readonly ValidatedProposal[]> {
+    if (context.actor === SYSTEM_ACTOR) return proposals;
+    const anonymous = context.actor === this.options.anonymousActor;
+    const decided = new Map<string, Promise<boolean>>();
+    const holds = (privilege: string): Promise<boolean> => {
+      let answer = decided.get(privilege);
+      if (answer === undefined) {
+        answer = anonymous ? Promise.resolve(false) : this.allows(context, [[privilege]]);
+        decided.set(privilege, answer);
       }
+      return answer;
+    };
+    const refused = new Map<string, string>();
+    const allowed: ValidatedProposal[] = [];
+    for (const proposal of proposals) {
+      const write = { entityType: proposal.entity.name, aspect: proposal.aspect.name, changeType: proposal.changeType };
+      const guard = writeGuardOf(write);
+      const urn = proposal.urn.toString();
+      if (guard !== undefined) {
+        if (!(await holds(guard))) refused.set(urn, `${proposal.aspect.name} needs ${guard}`);
+        allowed.push(proposal);
+        continue;
+      }
+      const creation = creationGuardOf(proposal.entity.name);
+      allowed.push(
+        creation === undefined || proposal.changeType === 'DELETE' || (await holds(creation))
+          ? proposal
+          : { ...proposal, headers: { ...proposal.headers, [CREATION_REQUIRES_HEADER]: creation } },
+      );
     }
-    if (refused.length > 0) {
-      throw new ForbiddenError(`User ${context.actor} is unauthorized to modify entity: ${refused.join(', ')}`);
-    }
+    if (refused.size === 0) return allowed;
+    if (anonymous) throw new UnauthorizedError(UNAUTHORIZED_MESSAGE);
+    throw new ForbiddenError(
+      `User ${context.actor} is unauthorized to modify entity: ${[...refused.keys()]
+        .map((urn) => `HttpStatus: 403 Urn: ${urn}`)
+        .join(', ')} (${[...new Set(refused.values())].join('; ')})`,
+    );
   }
 }
+
+/**
+ * How the writes of one submission are authorized — every submission says, so that no write reaches the log
+ * unchecked by accident:
+ * - `caller`: as the caller — the policies on each entity (with authentication on) and the security inputs' guards;
+ * - `guards`: the guards only, the rest being the route's own privilege (rolling back a run, cleaning references,
+ *   pushing test results);
+ * - `policies`: the policies only (a right asked of an entity that is not written, as cleaning references asks the
+ *   right to delete what they name);
+ * - `route`: the route checked the privilege these writes need itself (`because` says which);
+ * - `system`: the gateway's own writes, as the system actor (what it writes at start).
+ */
+export type WriteAuthorization =
+  | { readonly kind: 'caller' | 'guards' | 'policies'; readonly context: RequestContext }
+  | { readonly kind: 'route'; readonly because: string }
+  | { readonly kind: 'system' };
 
 /** The filter fields decided from the request alone; any other needs the entity's aspects. */
 const REQUEST_FIELDS = new Set(['TYPE', 'RESOURCE_TYPE', 'URN', 'RESOURCE_URN']);
@@ -157,16 +229,4 @@ function asksForFacts(policy: { readonly info: PolicyInfo }): boolean {
   if (policy.info.actors.resourceOwners === true) return true;
   const criteria = policy.info.resources?.filter?.criteria ?? [];
   return criteria.some((criterion) => !REQUEST_FIELDS.has(criterion.field.toUpperCase()));
-}
-
-/** Entity types that are security entities as a whole, whatever the aspect written. */
-const GUARDED_ENTITY_TYPES = new Set(['dataHubPolicy', 'dataHubAccessToken', 'dataHubSecret']);
-
-/** The privileges guarding a proposal's write, when it writes a security entity. */
-function guardOf(proposal: ValidatedProposal): PrivilegeRequirement | undefined {
-  if (proposal.entity.name === 'corpuser' && proposal.aspect.name === 'corpUserCredentials') {
-    return [[PlatformPrivilege.MANAGE_USER_CREDENTIALS]];
-  }
-  if (!GUARDED_ENTITY_TYPES.has(proposal.entity.name)) return undefined;
-  return apiPrivileges('ENTITY', operationOfChangeType(proposal.changeType) ?? 'UPDATE', proposal.entity.name);
 }

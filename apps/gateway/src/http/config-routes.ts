@@ -67,6 +67,7 @@ export function configRoutes(options: ConfigRouteOptions): Route[] {
       method: 'GET',
       resource: '/config',
       family: 'restli',
+      access: { kind: 'open' },
       summary: "The server's description and capabilities, as DataHub's clients read it before their first write.",
       query: z.object({ verbose: z.enum(['true', 'false']).optional() }).loose(),
       handle: ({ query, context }) =>

@@ -8,7 +8,6 @@ import {
   parseUrn,
   validateProposal,
   type EntityRegistry,
-  type ValidatedProposal,
 } from '@strata/model';
 import {
   cleanReferences,
@@ -25,13 +24,6 @@ export interface DeleteRouteOptions {
   readonly submitter: ProposalSubmitter;
   /** Calls the routes of the services behind the gateway: the graph's edges, the writer's latest values. */
   readonly call: RouteCaller;
-  /** Refuses (401, 403) proposals the caller may not write, before anything is published. */
-  readonly authorize: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
-  /**
-   * Refuses reference cleanup's edits of what only privileged callers may write (the security entities): the cleanup
-   * itself is allowed by the right to delete its target, as in DataHub.
-   */
-  readonly authorizeEdits: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
 }
 
 const millis = (name: string) =>
@@ -51,6 +43,7 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
       resource: '/entities',
       action: 'delete',
       family: 'restli',
+      access: { kind: 'writes' },
       summary: 'Delete an entity for good, or the values of one of its timeseries aspects in a time range.',
       description:
         'Answers {"value": {"urn", "rows", "timeseriesRows"}}: the aspect versions and timeseries values removed (a ranged timeseries delete answers timeseriesRows only), once the writer applied it; with `X-DataHub-Sync-Index-Update: true`, once search and relationships show it too. References from other entities stay; soft delete is a write of status {"removed": true}.',
@@ -87,8 +80,12 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
           headers,
         });
         const waitForIndexing = context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
-        await options.authorize([proposal], context);
-        const { outcomes } = await options.submitter.submit([proposal], { ...context, wait: true, waitForIndexing });
+        const { outcomes } = await options.submitter.submit([proposal], {
+          ...context,
+          authorization: { kind: 'caller', context },
+          wait: true,
+          waitForIndexing,
+        });
         const outcome = outcomes[0];
         const timeseriesRows = outcome?.deletedTimeseriesRows ?? 0;
         return {
@@ -106,6 +103,7 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
       resource: '/entities',
       action: 'deleteReferences',
       family: 'restli',
+      access: { kind: 'writes' },
       summary:
         'Remove every reference to an entity from the aspects of other entities, or (dryRun) say where they are.',
       description:
@@ -124,14 +122,21 @@ export function deleteRoutes(options: DeleteRouteOptions): Route[] {
           changeType: 'DELETE',
           aspectName: entity.keyAspect.name,
         });
-        await options.authorize([deletion], context);
+        // Nothing is deleted: the policies are asked, the guard of deleting a user or a group is not.
+        await options.submitter.authorize({ kind: 'policies', context }, [deletion]);
         let submissions = 0;
         const apply = async (edits: readonly ReferenceEdit[]) => {
           const proposals = edits.map((edit) => proposalOf(options.registry, edit));
-          await options.authorizeEdits(proposals, context);
-          // A request id of its own per submission: the writer applies a request id once.
+          // A request id of its own per submission: the writer applies a request id once. The edits are allowed by
+          // the right to delete their target, as in DataHub — but the security inputs only to those they guard.
           const requestId = `${context.requestId}/references-${++submissions}`;
-          await options.submitter.submit(proposals, { ...context, requestId, wait: true, waitForIndexing: true });
+          await options.submitter.submit(proposals, {
+            ...context,
+            requestId,
+            authorization: { kind: 'guards', context },
+            wait: true,
+            waitForIndexing: true,
+          });
         };
         const cleanup = await cleanReferences(
           options.registry,

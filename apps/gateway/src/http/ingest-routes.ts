@@ -20,8 +20,6 @@ export interface IngestRoutesOptions {
   readonly maxAspectBytes: number;
   /** Most proposals accepted by one batch request. */
   readonly maxBatchProposals: number;
-  /** Refuses (401, 403) proposals the caller may not write, before anything is published. */
-  readonly authorize: (proposals: readonly ValidatedProposal[], context: RequestContext) => Promise<void>;
 }
 
 /** Rest.li's `async` action parameter: a string ("true", "false", "unset") in DataHub, a boolean from some clients. */
@@ -64,8 +62,12 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
     // Read-your-writes in the indices is asked for with the header or `?wait=indexed`; it implies waiting.
     const waitForIndexing = waitFor === 'indexed' || context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
     const wait = waitForIndexing || !(asyncFlag ?? options.asyncByDefault);
-    await options.authorize(proposals, context);
-    const result = await options.submitter.submit(proposals, { ...context, wait, waitForIndexing });
+    const result = await options.submitter.submit(proposals, {
+      ...context,
+      authorization: { kind: 'caller', context },
+      wait,
+      waitForIndexing,
+    });
     return { wait, result, headers: outcomeHeaders(result, waitForIndexing) };
   };
 
@@ -75,6 +77,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       resource: '/aspects',
       action: 'ingestProposal',
       family: 'restli',
+      access: { kind: 'writes' },
       summary: 'Ingest one aspect (a MetadataChangeProposal).',
       description:
         'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id. With `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, answers once search, browse, autocomplete and relationships show the write.',
@@ -93,6 +96,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       resource: '/aspects',
       action: 'ingestProposalBatch',
       family: 'restli',
+      access: { kind: 'writes' },
       summary: 'Ingest several aspects; all are validated before any is published.',
       body: z.object({ proposals: z.array(proposalObject).min(1).max(options.maxBatchProposals), async: asyncParam }),
       query: z.object({ async: asyncParam, wait: waitParam }),
@@ -121,6 +125,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       resource: '/entities',
       action: 'ingest',
       family: 'restli',
+      access: { kind: 'writes' },
       summary: 'Ingest a legacy snapshot: several aspects of one entity, all or nothing (deprecated).',
       body: z.object({ entity: z.unknown(), systemMetadata: z.unknown().optional() }),
       query: z.object({ wait: waitParam }),

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import {
   hashPassword,
-  PlatformPrivilege,
   SESSION_TOKEN_DURATION_MS,
   verifyPassword,
   type PasswordCredentials,
   type TokenService,
 } from '@strata/auth';
-import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import { defineRoute, type RequestContext, type Route } from '@strata/http';
 import {
-  BadGatewayError,
   BadRequestError,
   UnauthorizedError,
   validateProposal,
@@ -26,8 +24,6 @@ export interface LoginRouteOptions {
   readonly tokens: TokenService;
   readonly authorizer: Authorizer;
   readonly security: SecurityView;
-  readonly call: RouteCaller;
-  readonly internalContext: RequestContext;
   /**
    * Told of every login, kept or refused (never the password), before it is answered: what the audit trail records.
    * A rejection fails the login (503), so that no login goes unrecorded.
@@ -45,16 +41,17 @@ export interface LoginAttempt {
 /** Why a login is refused, or undefined when the password is the user's and the user may log in. */
 async function refusalOf(
   options: LoginRouteOptions,
+  context: RequestContext,
   actor: string,
   username: string,
   password: string,
 ): Promise<string | undefined> {
   if (/[\s:,()]/.test(username)) return 'INVALID_CREDENTIALS';
-  const principal = await (await options.security.snapshot()).principal(actor);
+  const principal = await (await options.security.snapshotFor(context)).principal(actor);
   if (!principal.exists) return 'HARD_DELETED';
   if (principal.removed) return 'SOFT_DELETED';
   if (principal.suspended) return 'SUSPENDED';
-  const credentials = await storedCredentials(options, actor);
+  const credentials = await options.security.credentials(actor);
   if (credentials === null || !(await verifyPassword(password, credentials))) return 'INVALID_CREDENTIALS';
   return undefined;
 }
@@ -63,10 +60,6 @@ async function refusalOf(
 const INVALID_CREDENTIALS = 'Invalid Credentials';
 /** The shortest password an administrator may set. */
 const MIN_PASSWORD_LENGTH = 8;
-
-const credentialsAnswer = z.object({
-  credentials: z.object({ salt: z.string(), hashedPassword: z.string() }).nullable(),
-});
 
 /**
  * Native users' passwords: `POST /logIn` trades a user name and password for a session token (a day long, like
@@ -79,6 +72,7 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       method: 'POST',
       resource: '/logIn',
       family: 'openapi',
+      access: { kind: 'open' },
       summary: 'Log in with a native user’s name and password: answers {"accessToken"}, a session token for a day.',
       description:
         'Open to everyone. Every refusal — unknown user, wrong password, soft-deleted or suspended user, no password set — is the same 401 "Invalid Credentials".',
@@ -89,7 +83,7 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       example: { body: { username: 'datahub', password: 'datahub' } },
       handle: async ({ body, context }) => {
         const actor = `urn:li:corpuser:${body.username}`;
-        const refusal = await refusalOf(options, actor, body.username, body.password);
+        const refusal = await refusalOf(options, context, actor, body.username, body.password);
         // Recorded before the answer: a login the trail does not hold is not answered.
         await options.onLogin?.(
           { actor, succeeded: refusal === undefined, ...(refusal === undefined ? {} : { reason: refusal }) },
@@ -104,6 +98,12 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       method: 'POST',
       resource: '/openapi/v1/users/credentials',
       family: 'openapi',
+      access: {
+        kind: 'privilege',
+        anyOf: [['MANAGE_USER_CREDENTIALS']],
+        message: 'User {actor} is unauthorized to set the credentials of users',
+        always: true,
+      },
       summary: "Set a native user's password (MANAGE_USER_CREDENTIALS).",
       description: `The user must exist. The password (at least ${MIN_PASSWORD_LENGTH} characters) is kept only as a salted hash.`,
       body: z.object({
@@ -116,18 +116,14 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       }),
       example: { body: { userUrn: 'urn:li:corpuser:jdoe', password: 'a long passphrase' } },
       handle: async ({ body, context }) => {
-        await options.authorizer.require(context, {
-          always: true,
-          requirement: [[PlatformPrivilege.MANAGE_USER_CREDENTIALS]],
-          message: `User ${context.actor} is unauthorized to set the credentials of ${body.userUrn}`,
-        });
-        const principal = await (await options.security.snapshot()).principal(body.userUrn);
+        const principal = await (await options.security.snapshotFor(context)).principal(body.userUrn);
         if (!principal.exists)
           throw new BadRequestError(`No user ${body.userUrn}: create it before giving it a password`);
         await options.submitter.submit(
           [credentialsProposal(options.registry, body.userUrn, await hashPassword(body.password))],
           {
             ...context,
+            authorization: { kind: 'route', because: 'MANAGE_USER_CREDENTIALS, which the route declares' },
             wait: true,
           },
         );
@@ -150,19 +146,4 @@ export function credentialsProposal(
     aspectName: 'corpUserCredentials',
     aspect: { value: JSON.stringify(credentials), contentType: 'application/json' },
   });
-}
-
-/** A user's stored password hash, read as the system actor; null when none was ever set. */
-export async function storedCredentials(
-  options: Pick<LoginRouteOptions, 'call' | 'internalContext'>,
-  actor: string,
-): Promise<PasswordCredentials | null> {
-  const body = await options.call(
-    { method: 'GET', resource: '/internal/security/credentials', query: { actor } },
-    options.internalContext,
-  );
-  const parsed = credentialsAnswer.safeParse(body);
-  if (!parsed.success)
-    throw new BadGatewayError('The metadata writer answered a credentials read in an unexpected shape');
-  return parsed.data.credentials;
 }

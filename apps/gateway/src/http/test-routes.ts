@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import { defineRoute, type RequestContext, type Route, type RouteAccess, type RouteCaller } from '@strata/http';
 import { validateProposal, type EntityRegistry } from '@strata/model';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter';
 import { SYNC_INDEX_HEADER } from './ingest-routes';
 
 /** Where metadata tests answer: DataHub's path, its hosted docs' and its frontend proxy's. */
 export const TEST_RESOURCES = ['/test', '/gms/test', '/api/gms/test'] as const;
+/** Evaluating metadata tests needs MANAGE_TESTS, whether authentication is on or off. */
+const MANAGE_TESTS_ACCESS: RouteAccess = {
+  kind: 'privilege',
+  anyOf: [['MANAGE_TESTS']],
+  message: 'User is unauthorized to evaluate tests.',
+  always: true,
+};
+
 /** The most URNs one batchEvaluate takes (the operations service's limit). */
 export const MAX_BATCH_EVALUATE_URNS = 100;
 
@@ -14,8 +22,6 @@ export interface TestRouteOptions {
   readonly submitter: ProposalSubmitter;
   /** Calls the routes of the services behind the gateway: the operations service's evaluation. */
   readonly call: RouteCaller;
-  /** Refuses (401, 403) a caller without the right to manage tests, whether authentication is on or off. */
-  readonly authorize: (context: RequestContext) => Promise<void>;
 }
 
 type Outcomes = {
@@ -75,6 +81,7 @@ export function testRoutes(options: TestRouteOptions): Route[] {
       resource,
       action: 'evaluate',
       family: 'restli',
+      access: MANAGE_TESTS_ACCESS,
       summary: 'Evaluate metadata tests on an entity; with `push`, store the outcome as its testResults.',
       description:
         'Evaluates `testUrns` (also `tests`), or every test whose `on` selects the entity, and answers ' +
@@ -96,6 +103,7 @@ export function testRoutes(options: TestRouteOptions): Route[] {
       resource,
       action: 'batchEvaluate',
       family: 'restli',
+      access: MANAGE_TESTS_ACCESS,
       summary: 'Evaluate metadata tests on several entities; with `push`, store each outcome.',
       description:
         'As evaluate, for each of `urns` (at most 100): {"value": {"results": {"<urn>": {"passing", "failing"}}}}.',
@@ -117,7 +125,6 @@ async function evaluate(
   body: { testUrns?: string[]; tests?: string[]; push?: boolean; shouldPush?: boolean },
   context: RequestContext,
 ): Promise<EvaluationAnswer> {
-  await options.authorize(context);
   const everyTest = body.testUrns === undefined && body.tests === undefined;
   const tests = everyTest ? undefined : [...new Set([...(body.testUrns ?? []), ...(body.tests ?? [])])];
   const push = body.push === true || body.shouldPush === true;
@@ -136,7 +143,13 @@ async function evaluate(
       }),
     );
     const waitForIndexing = context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
-    await options.submitter.submit(proposals, { ...context, wait: true, waitForIndexing });
+    // MANAGE_TESTS, which the route declares, allows pushing results (as in DataHub); security inputs keep their guard.
+    await options.submitter.submit(proposals, {
+      ...context,
+      authorization: { kind: 'guards', context },
+      wait: true,
+      waitForIndexing,
+    });
   }
   return answer;
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_TOKEN_DURATIONS, PlatformPrivilege, type AccessTokenDuration, type TokenService } from '@strata/auth';
-import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import { defineRoute, type RequestContext, type Route } from '@strata/http';
 import {
-  BadGatewayError,
   BadRequestError,
   ForbiddenError,
   NotFoundError,
@@ -12,7 +11,7 @@ import {
 } from '@strata/model';
 import { accessTokenUrn } from '../auth/authenticator';
 import type { Authorizer } from '../auth/authorizer';
-import type { SecurityView } from '../auth/security-view';
+import type { SecurityView, StoredToken } from '../auth/security-view';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter';
 
 export interface TokenRouteOptions {
@@ -21,32 +20,21 @@ export interface TokenRouteOptions {
   readonly tokens: TokenService;
   readonly authorizer: Authorizer;
   readonly security: SecurityView;
-  readonly call: RouteCaller;
-  /** The context of the gateway's own reads of the writer (the system actor's). */
-  readonly internalContext: RequestContext;
   readonly now: () => number;
 }
+
+/** The tokens' writes are made by the caller, allowed by what the routes check (their own token, or any with MANAGE). */
+const TOKEN_ROUTE = {
+  kind: 'route',
+  because: 'GENERATE_PERSONAL_ACCESS_TOKENS for the caller’s own tokens, MANAGE_ACCESS_TOKENS for anyone’s',
+} as const;
 
 /** DataHub's answer when someone may not make or revoke a token. */
 const DENIED = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 
 const durations = Object.keys(ACCESS_TOKEN_DURATIONS) as [AccessTokenDuration, ...AccessTokenDuration[]];
 
-const storedTokens = z.object({
-  tokens: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      actorUrn: z.string(),
-      ownerUrn: z.string(),
-      createdAt: z.number(),
-      expiresAt: z.number().optional(),
-      description: z.string().optional(),
-    }),
-  ),
-});
-
-type TokenMetadata = z.infer<typeof storedTokens>['tokens'][number];
+type TokenMetadata = StoredToken;
 
 /**
  * Personal access tokens: made, listed and revoked by their users (with `GENERATE_PERSONAL_ACCESS_TOKENS`, which every
@@ -55,12 +43,20 @@ type TokenMetadata = z.infer<typeof storedTokens>['tokens'][number];
  * token. These routes always need credentials, whether authentication is on or off.
  */
 export function tokenRoutes(options: TokenRouteOptions): Route[] {
-  const mayManage = (actor: string) => options.authorizer.allows(actor, [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]]);
+  const mayManage = (context: RequestContext) =>
+    options.authorizer.allows(context, [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]]);
   return [
     defineRoute({
       method: 'POST',
       resource: '/openapi/v1/tokens',
       family: 'openapi',
+      access: {
+        kind: 'privilege',
+        // Making a token for someone else needs MANAGE_ACCESS_TOKENS: the handler checks that once it knows for whom.
+        anyOf: [['GENERATE_PERSONAL_ACCESS_TOKENS'], ['MANAGE_ACCESS_TOKENS']],
+        message: DENIED,
+        always: true,
+      },
       summary: 'Make a personal access token: answered once, with its metadata; only its metadata is kept.',
       description:
         'For the caller, or (with MANAGE_ACCESS_TOKENS) for `actorUrn`. `duration`: ONE_HOUR, ONE_DAY, ONE_WEEK, ONE_MONTH, THREE_MONTHS, SIX_MONTHS, ONE_YEAR or NO_EXPIRY.',
@@ -74,15 +70,9 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
       handle: async ({ body, context }) => {
         const caller = context.actor;
         const actor = body.actorUrn === undefined ? caller : userUrn(body.actorUrn);
-        await options.authorizer.require(context, {
-          always: true,
-          requirement:
-            actor === caller
-              ? [[PlatformPrivilege.GENERATE_PERSONAL_ACCESS_TOKENS], [PlatformPrivilege.MANAGE_ACCESS_TOKENS]]
-              : [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]],
-          message: DENIED,
-        });
-        const principal = await (await options.security.snapshot()).principal(actor);
+        // The declaration let in those who may make their own; someone else's needs more.
+        if (actor !== caller && !(await mayManage(context))) throw new ForbiddenError(DENIED);
+        const principal = await (await options.security.snapshotFor(context)).principal(actor);
         if (!principal.exists || principal.removed || principal.suspended) {
           throw new BadRequestError(`${actor} is not an active user: a token for it would not work`);
         }
@@ -110,7 +100,7 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
           aspectName: 'dataHubAccessTokenInfo',
           aspect: { value: JSON.stringify(info), contentType: 'application/json' },
         });
-        await options.submitter.submit([proposal], { ...context, wait: true });
+        await options.submitter.submit([proposal], { ...context, authorization: TOKEN_ROUTE, wait: true });
         return { body: { accessToken: token, metadata: shown(metadata) } };
       },
     }),
@@ -118,6 +108,7 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
       method: 'GET',
       resource: '/openapi/v1/tokens',
       family: 'openapi',
+      access: { kind: 'caller', always: true },
       summary: 'The metadata of stored access tokens: the caller’s own, or (with MANAGE_ACCESS_TOKENS) anyone’s.',
       description:
         'With `actorUrn`, the tokens acting as that user; without, every token the caller may see (theirs, or all).',
@@ -125,16 +116,11 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
       handle: async ({ query, context }) => {
         const caller = context.actor;
         const actor = query.actorUrn === undefined ? undefined : userUrn(query.actorUrn);
-        if (actor === undefined || actor === caller) options.authorizer.requireCredentials(context);
-        else {
-          await options.authorizer.require(context, {
-            always: true,
-            requirement: [[PlatformPrivilege.MANAGE_ACCESS_TOKENS]],
-            message: DENIED,
-          });
-        }
-        const manager = await mayManage(caller);
-        const found = await stored(options, actor === undefined ? {} : { actorUrn: actor });
+        const manager = await mayManage(context);
+        if (actor !== undefined && actor !== caller && !manager) throw new ForbiddenError(DENIED);
+        const found = (await options.security.tokens()).filter(
+          (token) => actor === undefined || token.actorUrn === actor,
+        );
         const visible = manager
           ? found
           : found.filter((token) => token.ownerUrn === caller || token.actorUrn === caller);
@@ -145,14 +131,14 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
       method: 'DELETE',
       resource: '/openapi/v1/tokens/:id',
       family: 'openapi',
+      access: { kind: 'caller', always: true },
       summary: 'Revoke an access token: from the answer on, no gateway accepts it.',
       description: 'By the user who made it, or with MANAGE_ACCESS_TOKENS.',
       handle: async ({ params, context }) => {
         const id = params['id'] ?? '';
-        options.authorizer.requireCredentials(context);
-        const [token] = await stored(options, { id });
+        const [token] = await options.security.tokens(id);
         if (token === undefined) throw new NotFoundError(`No access token ${id}`);
-        if (token.ownerUrn !== context.actor && !(await mayManage(context.actor))) {
+        if (token.ownerUrn !== context.actor && !(await mayManage(context))) {
           throw new ForbiddenError(DENIED);
         }
         const proposal = validateProposal(options.registry, {
@@ -161,7 +147,7 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
           changeType: 'DELETE',
           aspectName: 'dataHubAccessTokenKey',
         });
-        await options.submitter.submit([proposal], { ...context, wait: true });
+        await options.submitter.submit([proposal], { ...context, authorization: TOKEN_ROUTE, wait: true });
         return { status: 204 };
       },
     }),
@@ -179,17 +165,6 @@ function shown(token: TokenMetadata): Record<string, unknown> {
     expiresAt: token.expiresAt ?? null,
     ...(token.description === undefined ? {} : { description: token.description }),
   };
-}
-
-/** The stored tokens the writer finds, read as the system actor (the caller's own rights were checked). */
-async function stored(options: TokenRouteOptions, query: Record<string, string>): Promise<TokenMetadata[]> {
-  const body = await options.call(
-    { method: 'GET', resource: '/internal/security/tokens', query },
-    options.internalContext,
-  );
-  const parsed = storedTokens.safeParse(body);
-  if (!parsed.success) throw new BadGatewayError('The metadata writer answered a token read in an unexpected shape');
-  return parsed.data.tokens;
 }
 
 function userUrn(text: string): string {

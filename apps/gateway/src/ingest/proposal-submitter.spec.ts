@@ -1,5 +1,6 @@
 import { readSchemas } from '@strata/schemas';
-import { UnavailableError, validateProposal } from '@strata/model';
+import { ForbiddenError, UnavailableError, validateProposal } from '@strata/model';
+import type { RequestContext } from '@strata/http';
 import { testEntityRegistry } from '@strata/model/testing';
 import { createEventSerde, defaultTopicNames } from '@strata/events';
 import type { MessageLog } from '@strata/log';
@@ -36,8 +37,48 @@ describe('ProposalSubmitter', () => {
       readModels: [{ name: 'search', topics: [defaultTopicNames.metadataChangeLogVersioned] }],
     });
 
-    const submission = { requestId: 'request-1', actor: 'urn:li:corpuser:x', traceId: 't', wait: true };
+    const submission = {
+      requestId: 'request-1',
+      actor: 'urn:li:corpuser:x',
+      traceId: 't',
+      authorization: { kind: 'system' } as const,
+      wait: true,
+    };
     await expect(submitter.submit([proposal], submission)).rejects.toBeInstanceOf(UnavailableError);
     expect(cancelled).toEqual([['request-1']]);
+  });
+
+  it('publishes a submission’s writes as its authorization check answers them, and nothing when it refuses', async () => {
+    const published: string[] = [];
+    const log: MessageLog = {
+      publish: (records) => {
+        for (const record of records) published.push(JSON.stringify(serde.proposal.decodeAny(record.value).headers));
+        return Promise.resolve();
+      },
+      subscribe: () => Promise.reject(new Error('unused')),
+      close: () => Promise.resolve(),
+    };
+    const asked: string[] = [];
+    const submitter = new ProposalSubmitter({
+      log,
+      serde,
+      topics: defaultTopicNames,
+      outcomes: { expect: () => Promise.resolve([]), cancel: () => undefined } as unknown as OutcomeListener,
+      outcomeTimeoutMs: 1_000,
+      readModels: [],
+      authorize: (authorization, proposals) => {
+        asked.push(authorization.kind);
+        if (authorization.kind === 'guards') return Promise.reject(new ForbiddenError('no'));
+        return Promise.resolve(proposals.map((one) => ({ ...one, headers: { checked: authorization.kind } })));
+      },
+    });
+    const origin = { requestId: 'r', actor: 'urn:li:corpuser:x', traceId: 't', wait: false };
+    const context = { actor: 'urn:li:corpuser:x' } as RequestContext;
+    await submitter.submit([proposal], { ...origin, authorization: { kind: 'caller', context } });
+    await expect(
+      submitter.submit([proposal], { ...origin, authorization: { kind: 'guards', context } }),
+    ).rejects.toThrow(ForbiddenError);
+    expect(asked).toEqual(['caller', 'guards']);
+    expect(published).toEqual(['{"checked":"caller"}']);
   });
 });

@@ -11,13 +11,18 @@ import {
 import type { MessageLog } from '@strata/log';
 import { TimeSlice } from '@strata/timing';
 import type { OutcomeListener, SkippedIndexing } from '../consumers/outcome-listener';
+import type { WriteAuthorization } from '../auth/authorizer';
 
 /** Who submits, from where (carried to the change logs, for the audit trail), and how to correlate what follows. */
 export interface Submission extends RequestOrigin {
+  /** How these writes are authorized: every submission says (see {@link WriteAuthorization}). */
+  readonly authorization: WriteAuthorization;
   /** Wait for the writer's outcome (DataHub's synchronous ingest) or answer once the log holds the proposals. */
   readonly wait: boolean;
   /** Also wait until every awaited indexer has applied the proposals' change logs (read-your-writes in search). */
   readonly waitForIndexing?: boolean;
+  /** How long to wait for the outcomes, when longer than the deployment's setting (a large rollback). */
+  readonly outcomeTimeoutMs?: number;
 }
 
 export interface SubmitResult {
@@ -41,6 +46,15 @@ export interface ProposalSubmitterOptions {
    * waiting for indexing waits for those consuming the topics its proposals produced change logs on.
    */
   readonly readModels: readonly ReadModel[];
+  /**
+   * Checks a submission's writes as its authorization says, before anything is published, and answers them as they
+   * go on the log (a check may add a precondition); throws the 401 or 403. Absent: every write goes as it is (a
+   * gateway in a test of something else).
+   */
+  readonly authorize?: (
+    authorization: WriteAuthorization,
+    proposals: readonly ValidatedProposal[],
+  ) => Promise<readonly ValidatedProposal[]>;
 }
 
 /** A read model, as the gateway learns it: its name and the change-log topics it consumes. */
@@ -50,14 +64,23 @@ export interface ReadModel {
 }
 
 /**
- * Publishes validated proposals on `MetadataChangeProposal_v1` — all of one request in one append, keyed by entity URN
+ * Checks and publishes validated proposals on `MetadataChangeProposal_v1` — all of one request in one append, keyed by entity URN
  * so that each entity's changes apply in order — and, for synchronous requests, waits for their outcomes. A rejected
  * proposal surfaces as its typed error (e.g. 422), so the HTTP edge maps it like any other.
  */
 export class ProposalSubmitter {
   constructor(private readonly options: ProposalSubmitterOptions) {}
 
-  async submit(proposals: readonly ValidatedProposal[], submission: Submission): Promise<SubmitResult> {
+  /** Checks writes as `authorization` says without publishing them (a request that checks before it does several). */
+  async authorize(
+    authorization: WriteAuthorization,
+    proposals: readonly ValidatedProposal[],
+  ): Promise<readonly ValidatedProposal[]> {
+    return this.options.authorize === undefined ? proposals : this.options.authorize(authorization, proposals);
+  }
+
+  async submit(requested: readonly ValidatedProposal[], submission: Submission): Promise<SubmitResult> {
+    const proposals = await this.authorize(submission.authorization, requested);
     const proposalIds =
       proposals.length === 1
         ? [submission.requestId]
@@ -77,8 +100,9 @@ export class ProposalSubmitter {
       });
       await slice.pause();
     }
+    const timeoutMs = Math.max(this.options.outcomeTimeoutMs, submission.outcomeTimeoutMs ?? 0);
     const waiting = submission.wait
-      ? this.options.outcomes.expect(proposalIds, this.options.outcomeTimeoutMs, submission.requestId)
+      ? this.options.outcomes.expect(proposalIds, timeoutMs, submission.requestId)
       : undefined;
     // Registered before publishing, like the outcome: an acknowledgement must not slip past.
     const indexing =

@@ -92,9 +92,11 @@ export function schemaRegistryRoutes(serde: EventSerde, topics: TopicNames): Rou
     return schemaIdOf(type) === entry.id ? entry.id : undefined;
   };
 
+  // Open, as DataHub's: Kafka producers register and look up schemas without credentials. It serves Strata's own
+  // schemas only, and a subject's compatibility level changes nothing that is stored.
   const route = <Query extends z.ZodType = z.ZodUnknown, Body extends z.ZodType = z.ZodUnknown>(
-    definition: Omit<RouteDefinition<Query, Body>, 'family'>,
-  ): Route => defineRoute<Query, Body>({ ...definition, family: 'schema-registry' });
+    definition: Omit<RouteDefinition<Query, Body>, 'family' | 'access'>,
+  ): Route => defineRoute<Query, Body>({ ...definition, family: 'schema-registry', access: { kind: 'open' } });
   return [
     route({
       method: 'GET',

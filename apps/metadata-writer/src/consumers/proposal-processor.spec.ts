@@ -17,7 +17,7 @@ import { SqliteAspectStore, type AspectStore, type StoreCommit } from '@strata/s
 import { datasetUrn, proposalOf, type ProposalJson } from '@strata/testing';
 
 import { OutboxRelay } from './outbox-relay';
-import { ProposalProcessor } from './proposal-processor';
+import { ProposalProcessor, type ProposalProcessorOptions } from './proposal-processor';
 
 const registry: EntityRegistry = testEntityRegistry();
 const serde = createEventSerde(readSchemas());
@@ -101,6 +101,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
     getMarks: (names) => store.getMarks(names),
     listLatest: (aspect, options) => store.listLatest(aspect, options),
+    listsAspect: (aspect) => store.listsAspect(aspect),
     scanEntities: (request) => store.scanEntities(request),
     countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
@@ -117,7 +118,10 @@ describe('ProposalProcessor', () => {
   const relays: OutboxRelay[] = [];
 
   /** A processor on `on` (default: the store), its relay publishing to the recording log. */
-  function processor(on: AspectStore = store, options: { maxConflictRetries?: number } = {}): ProposalProcessor {
+  function processor(
+    on: AspectStore = store,
+    options: Partial<Pick<ProposalProcessorOptions, 'maxConflictRetries' | 'marksOf'>> = {},
+  ): ProposalProcessor {
     const relay = new OutboxRelay({
       store: on,
       log,
@@ -215,17 +219,27 @@ describe('ProposalProcessor', () => {
       expect(await store.findApplied(['request-1'])).toEqual(new Set(['request-1']));
     });
 
-    it('marks a change of what authentication reads, in the same commit, and nothing else', async () => {
+    it('sets the marks its composition root says a change sets, in the same commit, and nothing else', async () => {
+      // As the gateway's security reads would have it: users' existence and status, and policies.
+      const marksOf = (changed: string, aspect: string | undefined) =>
+        changed.startsWith('urn:li:dataHubPolicy:')
+          ? ['security.policies']
+          : changed.startsWith('urn:li:corpuser:') &&
+              (aspect === undefined || ['corpUserKey', 'status'].includes(aspect))
+            ? ['security.principals']
+            : [];
       const marks = () => store.getMarks(['security.policies', 'security.principals']);
-      await processor().handleBatch([recordOf(proposalOf(urn, 'status', { removed: true }), requestHeaders('r-1'))]);
+      await processor(store, { marksOf }).handleBatch([
+        recordOf(proposalOf(urn, 'status', { removed: true }), requestHeaders('r-1')),
+      ]);
       expect(await marks()).toEqual(new Map());
 
       const user = 'urn:li:corpuser:ann';
-      await processor().handleBatch([
+      await processor(store, { marksOf }).handleBatch([
         recordOf(proposalOf(user, 'corpUserInfo', { active: true }), requestHeaders('r-2')),
       ]);
       expect(await marks()).toEqual(new Map([['security.principals', 'r-2']])); // the user's key is new
-      await processor().handleBatch([
+      await processor(store, { marksOf }).handleBatch([
         recordOf(proposalOf(user, 'corpUserInfo', { active: false }), requestHeaders('r-3')),
         recordOf(proposalOf(user, 'status', { removed: true }), requestHeaders('r-4')),
       ]);
@@ -239,10 +253,15 @@ describe('ProposalProcessor', () => {
         privileges: ['MANAGE_POLICIES'],
         actors: { users: [user] },
       };
-      await processor().handleBatch([
+      await processor(store, { marksOf }).handleBatch([
         recordOf(proposalOf('urn:li:dataHubPolicy:p', 'dataHubPolicyInfo', policy), requestHeaders('r-5')),
       ]);
       expect((await marks()).get('security.policies')).toBe('r-5');
+      // Deleting the user marks too.
+      await processor(store, { marksOf }).handleBatch([
+        recordOf(proposalOf(user, 'corpUserKey', undefined, { changeType: 'DELETE' }), requestHeaders('r-6')),
+      ]);
+      expect((await marks()).get('security.principals')).toBe('r-6');
     });
 
     it('is applied from JSON bytes too, and written by the system actor when the record names no actor', async () => {

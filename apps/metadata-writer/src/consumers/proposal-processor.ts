@@ -28,7 +28,6 @@ import {
   type EntityRegistry,
   type ValidatedProposal,
 } from '@strata/model';
-import { securityMarkOf, type SecurityMarkName } from '@strata/auth';
 import {
   PROPAGATED_HEADERS,
   RecordHeader,
@@ -58,6 +57,12 @@ export interface ProposalProcessorOptions {
   readonly maxAspectBytes: number;
   /** How often a batch is re-decided after losing an optimistic-concurrency race before the log retries it. */
   readonly maxConflictRetries?: number;
+  /**
+   * The marks a change of `aspect` of `urn` (undefined: the entity deleted) sets, in the same commit, so that readers
+   * caching what they derived from it know to read again (the composition root derives them from what the gateway's
+   * security checks read; docs/adr/0020). Default: none.
+   */
+  readonly marksOf?: (urn: string, aspect: string | undefined) => readonly string[];
 }
 
 /** One record of a batch, decoded and validated as far as it goes: either a valid proposal or the reason it is not. */
@@ -93,6 +98,26 @@ export class ProposalProcessor {
       }
     }
     await this.options.relay.flush();
+  }
+
+  /**
+   * The marks a proposal's mutations set: each mark they touch, valued with the proposal's id (unique, so that the
+   * mark differs from any value a reader saw before).
+   */
+  private marks(mutations: readonly AspectMutation[], proposalId: string): AspectMutation[] {
+    const marksOf = this.options.marksOf;
+    if (marksOf === undefined) return [];
+    const names = new Set<string>();
+    for (const mutation of mutations) {
+      const marks =
+        mutation.kind === 'put' || mutation.kind === 'deleteAspect'
+          ? marksOf(mutation.urn, mutation.aspect)
+          : mutation.kind === 'deleteEntity'
+            ? marksOf(mutation.urn, undefined)
+            : [];
+      for (const name of marks) names.add(name);
+    }
+    return [...names].map((name) => ({ kind: 'setMark', name, value: proposalId }));
   }
 
   private async prepare(record: LogRecord, slice: TimeSlice): Promise<Candidate> {
@@ -168,7 +193,7 @@ export class ProposalProcessor {
         continue;
       }
       state.apply(decision.mutations);
-      mutations.push(...decision.mutations, ...securityMarks(decision.mutations, candidate.proposalId));
+      mutations.push(...decision.mutations, ...this.marks(decision.mutations, candidate.proposalId));
       const changeLogs = decision.changeLogs.map((draft, index) =>
         changeLogRecordOf(this.options, draft, {
           ...headers,
@@ -372,22 +397,4 @@ function undecodedPlaceholder(record: LogRecord): MetadataChangeProposal {
     systemMetadata: null,
     headers: null,
   };
-}
-
-/**
- * The marks a proposal's mutations set: one per security mark they touch, valued with the proposal's id (unique, so
- * that the mark differs from any value a gateway saw before). See `securityMarkOf`.
- */
-function securityMarks(mutations: readonly AspectMutation[], proposalId: string): AspectMutation[] {
-  const names = new Set<SecurityMarkName>();
-  for (const mutation of mutations) {
-    const mark =
-      mutation.kind === 'put' || mutation.kind === 'deleteAspect'
-        ? securityMarkOf(mutation.urn, mutation.aspect)
-        : mutation.kind === 'deleteEntity'
-          ? securityMarkOf(mutation.urn, undefined)
-          : undefined;
-    if (mark !== undefined) names.add(mark);
-  }
-  return [...names].map((name) => ({ kind: 'setMark', name, value: proposalId }));
 }

@@ -1,4 +1,10 @@
-import { timeseriesPointId, validateProposal, type JsonObject, type ValidatedProposal } from '@strata/model';
+import {
+  CREATION_REQUIRES_HEADER,
+  timeseriesPointId,
+  validateProposal,
+  type JsonObject,
+  type ValidatedProposal,
+} from '@strata/model';
 import { testEntityRegistry } from '@strata/model/testing';
 import { proposalOf, type ProposalOptions } from '@strata/testing';
 import { deciderSpecification } from '@strata/testing/specifications';
@@ -302,6 +308,29 @@ describe('decide', () => {
           expect(putNames(decision)).toEqual(['corpUserKey', 'status']);
           expect(putValue(decision, 'corpUserKey')).toEqual({ username: 'jdoe' });
           expect(decision.changeLogs.map((log) => log.aspectName)).toEqual(['corpUserKey', 'status']);
+        });
+    });
+
+    it('given no stored user, when a write that may not create it arrives, then it is REJECTED as forbidden, naming the privilege', () => {
+      const headers = { [CREATION_REQUIRES_HEADER]: 'MANAGE_USERS_AND_GROUPS' };
+      spec
+        .given(nothingStored)
+        .when(validated('urn:li:corpuser:jdoe', 'corpUserInfo', { active: true }, { headers }))
+        .then((decision) => {
+          expect(decision.mutations).toEqual([]);
+          expect(decision.outcome).toEqual({
+            status: 'REJECTED',
+            errorCode: 'forbidden',
+            error:
+              'urn:li:corpuser:jdoe does not exist, and creating it needs MANAGE_USERS_AND_GROUPS, which the caller does not hold',
+          });
+        });
+      // A user that exists is changed as usual.
+      spec
+        .given(stored(latest('corpUserKey', 1, { username: 'jdoe' })))
+        .when(validated('urn:li:corpuser:jdoe', 'corpUserInfo', { active: true }, { headers }))
+        .then((decision) => {
+          expect(putNames(decision)).toEqual(['corpUserInfo']);
         });
     });
 

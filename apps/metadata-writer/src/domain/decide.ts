@@ -1,5 +1,6 @@
 import {
   applyAspectPatch,
+  CREATION_REQUIRES_HEADER,
   timeRangeOf,
   timeseriesPointId,
   TIME_RANGE_HEADERS,
@@ -80,6 +81,8 @@ export interface Decision {
  *   `If-None-Match: *`, when it changes nothing and succeeds, as in DataHub (whose clients use it as "create if absent").
  * - `If-Version-Match: <v>` holds when the aspect's version is v (`-1`: absent); otherwise nothing is written and the
  *   proposal is refused as a failed precondition.
+ * - `X-Strata-Creation-Requires: <privilege>` (set by the gateway on the writes of a caller who may not create the
+ *   entity: a user) refuses the proposal as forbidden when its entity does not exist; it may change one that does.
  * - PATCH applies its operations to the latest value (or the aspect's empty template), validates the result like any
  *   value, and continues as an UPSERT of it.
  * - DELETE of an aspect removes it (every version) and emits a DELETE change log carrying the previous value; DELETE of
@@ -102,6 +105,13 @@ export function decide(
   const existing = aspect.kind === 'timeseries' ? undefined : current(aspect.name);
   const precondition = failedPrecondition(proposal, existing);
   if (precondition !== undefined) return builder.reject('precondition-failed', precondition);
+  const creationRequires = headerOf(proposal, CREATION_REQUIRES_HEADER)?.trim();
+  if (!entityExists && changeType !== 'DELETE' && creationRequires !== undefined && creationRequires !== '') {
+    return builder.reject(
+      'forbidden',
+      `${proposal.urn.toString()} does not exist, and creating it needs ${creationRequires}, which the caller does not hold`,
+    );
+  }
   if (changeType === 'DELETE') return decideDelete(builder, proposal, current, entityExists, counts);
   const createIfAbsent = headerOf(proposal, 'If-None-Match')?.trim() === '*';
   if (changeType === 'CREATE_ENTITY' && entityExists) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type Route } from '@strata/http';
-import { BadRequestError, type EntityRegistry } from '@strata/model';
+import { BadRequestError, METADATA_TEST_ASPECT, type EntityRegistry } from '@strata/model';
 import type { AspectStore, ScannedEntity } from '@strata/store';
 import { allLatest } from '../reads/latest-values';
 
@@ -12,6 +12,8 @@ export const MAX_NAMED_ENTITIES = 1_000;
 const latestBody = z.union([
   z.object({
     urns: z.array(z.string().min(1)).min(1).max(MAX_NAMED_ENTITIES),
+    /** Only these aspects of each entity (an entity with none of them is absent). */
+    aspects: z.array(z.string().min(1)).min(1).max(100).optional(),
   }),
   z.object({
     entityType: z.string().min(1),
@@ -37,13 +39,15 @@ export function entityScanRoutes(store: AspectStore, registry: EntityRegistry): 
       method: 'POST',
       resource: '/internal/entities/latest',
       family: 'openapi',
-      summary: 'Named entities (`urns`), or a page of every entity of a type (`entityType`, `after`, `limit`), whole.',
+      access: { kind: 'internal' },
+      summary:
+        'Named entities (`urns`, whole or only some `aspects`), or a page of every entity of a type (`entityType`, `after`, `limit`), whole.',
       body: latestBody,
       handle: async ({ body }) => {
         if ('urns' in body) {
           const entities: EntityAspects[] = [];
           for (const urn of new Set(body.urns)) {
-            const rows = await store.getEntity(urn);
+            const rows = await store.getEntity(urn, body.aspects);
             if (rows.length > 0) entities.push(entityOf({ urn, aspects: rows }));
           }
           return { body: { entities } };
@@ -68,9 +72,10 @@ export function entityScanRoutes(store: AspectStore, registry: EntityRegistry): 
       method: 'GET',
       resource: '/internal/metadata-tests',
       family: 'openapi',
+      access: { kind: 'internal' },
       summary: 'Every metadata test: its URN, the latest version and value of its testInfo, and whether it is removed.',
       handle: async () => {
-        const rows = await allLatest(store, 'testInfo');
+        const rows = await allLatest(store, METADATA_TEST_ASPECT);
         const statuses = await store.getLatest(rows.map((row) => ({ urn: row.urn, aspect: 'status' })));
         const removed = new Set(statuses.filter((row) => row.value['removed'] === true).map((row) => row.urn));
         return {

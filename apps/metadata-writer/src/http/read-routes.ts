@@ -1,9 +1,25 @@
 import { z } from 'zod';
-import { defineRoute, restliErrorBody, restliListParam, toClientError, type Route } from '@strata/http';
+import {
+  defineRoute,
+  restliErrorBody,
+  restliListParam,
+  toClientError,
+  type Route,
+  type RouteAccess,
+} from '@strata/http';
 import { StrataError } from '@strata/model';
 import type { EntityReader, ReadAspect, ReadEntity, ResolvedUrn } from '../reads/entity-reader';
 
 const urnKey = { name: 'urn', description: 'Entity URN, raw or percent-encoded.' };
+
+/** Reading the entity named in the path: DataHub's ENTITY READ privilege on it (with authentication on). */
+const readAccess = (message: string): RouteAccess => ({
+  kind: 'resource',
+  group: 'ENTITY',
+  operations: ['READ'],
+  resource: { in: 'key' },
+  message,
+});
 
 /** The primary-store reads the writer owns: `GET /entitiesV2`, `GET /entities`, `GET /aspects`. */
 export function readRoutes(reader: EntityReader): Route[] {
@@ -13,6 +29,7 @@ export function readRoutes(reader: EntityReader): Route[] {
       resource: '/entitiesV2',
       key: urnKey,
       family: 'restli',
+      access: readAccess('User is unauthorized to get entity {resource}'),
       summary: 'Latest aspects of an entity (version 2 shape).',
       description: 'The key aspect is always included; `aspects=List(a,b)` limits the other aspects returned.',
       query: z.object({ aspects: restliListParam().optional() }),
@@ -22,6 +39,13 @@ export function readRoutes(reader: EntityReader): Route[] {
       method: 'GET',
       resource: '/entitiesV2',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'query', name: 'ids', list: true },
+        message: 'User is unauthorized to get entities {resource}',
+      },
       summary: 'Latest aspects of several entities (Rest.li batch get).',
       description:
         'An id that is no readable URN (malformed, of an unknown entity type, too long) is answered in `errors` under the id as given, with its Rest.li error; the other ids are answered in `results`. An unknown aspect in `aspects` fails the whole request.',
@@ -54,6 +78,7 @@ export function readRoutes(reader: EntityReader): Route[] {
       resource: '/entities',
       key: urnKey,
       family: 'restli',
+      access: readAccess('User is unauthorized to get entity {resource}'),
       summary: 'Latest aspects of an entity as a legacy snapshot (deprecated).',
       query: z.object({ aspects: restliListParam().optional() }),
       handle: async ({ query, key }) => ({ body: snapshotBody(await reader.getEntity(key ?? '', query.aspects)) }),
@@ -63,6 +88,7 @@ export function readRoutes(reader: EntityReader): Route[] {
       resource: '/aspects',
       key: urnKey,
       family: 'restli',
+      access: readAccess('User is unauthorized to get aspect for {resource}'),
       summary: 'One version of one aspect: 0 (the default) is the latest; negative counts back from it.',
       example: { query: { aspect: 'datasetProperties', version: '0' } },
       query: z.object({

@@ -76,6 +76,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
       method: 'POST',
       resource: '/internal/restate',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Replay rows of the primary store as RESTATE change logs, for the indices to rebuild from.',
       body: restateBody,
       handle: async ({ body, context }) => {
@@ -141,6 +142,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
       method: 'GET',
       resource: '/internal/restate/count',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'How many rows a restore of everything replays: latest versioned values and timeseries points.',
       handle: async () => ({ body: await options.store.countRows() }),
     }),
@@ -148,6 +150,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
       method: 'POST',
       resource: '/internal/timeseries/truncate',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Remove the durable timeseries points of one aspect of one entity type up to a time (inclusive).',
       body: z.object({
         entityType: z.string().min(1),

@@ -90,6 +90,12 @@ function indexSizesRoute({ call }: OperationsRouteOptions, resource: string): Ro
     resource,
     action: 'getIndexSizes',
     family: 'restli',
+    access: {
+      kind: 'privilege',
+      anyOf: [['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE'], ['MANAGE_SYSTEM_OPERATIONS']],
+      message: 'User is unauthorized to get index sizes.',
+      always: true,
+    },
     summary: 'Sizes of the timeseries indices.',
     description:
       'One record per timeseries index: `indexName`, `entityName` and `aspectName` (lowercase, as in the index name) ' +
@@ -124,6 +130,12 @@ function truncateRoute({ call, registry }: OperationsRouteOptions, resource: str
     resource,
     action: 'truncateTimeseriesAspect',
     family: 'restli',
+    access: {
+      kind: 'privilege',
+      anyOf: [['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE']],
+      message: 'User is unauthorized to truncate timeseries index',
+      always: true,
+    },
     summary: 'Remove the points of a timeseries aspect up to a time (inclusive); a dry run by default.',
     description:
       "A dry run (the default) reports how many points would go, in DataHub's words. `dryRun: false` removes them " +
@@ -185,6 +197,12 @@ function taskStatusRoute({ call, rebuilds }: OperationsRouteOptions, resource: s
     resource,
     action: 'getEsTaskStatus',
     family: 'restli',
+    access: {
+      kind: 'privilege',
+      anyOf: [['GET_ES_TASK_STATUS_PRIVILEGE'], ['MANAGE_SYSTEM_OPERATIONS']],
+      message: 'User is unauthorized to get ES task status',
+      always: true,
+    },
     summary: 'The status of an index task (a truncation), by `task` (`<nodeId>:<taskId>`) or by `nodeId` and `taskId`.',
     body: taskStatusBody,
     example: { body: { task: 'aB1cdEf2GHIJKLMnoPQr3S:123456' } },
@@ -202,6 +220,15 @@ function restoreRoute({ call, now }: OperationsRouteOptions, resource: string): 
     resource,
     action: 'restoreIndices',
     family: 'restli',
+    access: {
+      kind: 'privilege',
+      anyOf: [['RESTORE_INDICES_PRIVILEGE']],
+      message:
+        resource === '/aspects'
+          ? 'User is unauthorized to update entities.'
+          : 'User is unauthorized to restore indices.',
+      always: true,
+    },
     summary: 'Rebuild the indices of stored rows: replay them as RESTATE change logs.',
     description:
       'Replays the latest value of each matching aspect (then each durable timeseries point), in (urn, aspect) order, ' +
@@ -240,6 +267,12 @@ function rebuildRoute({ rebuilds }: OperationsRouteOptions, resource: string): R
     resource,
     action: 'rebuildIndices',
     family: 'restli',
+    access: {
+      kind: 'privilege',
+      anyOf: [['RESTORE_INDICES_PRIVILEGE']],
+      message: 'User is unauthorized to restore indices.',
+      always: true,
+    },
     summary: 'Rebuild every index from the primary store, as a task (Strata’s own operation).',
     description:
       'Empties the search, relationship and timeseries indices, then replays every row of the primary store as ' +

@@ -38,6 +38,7 @@ export function testRoutes(options: TestRouteOptions): Route[] {
       method: 'POST',
       resource: '/internal/tests/evaluate',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Evaluates tests on entities; with `push`, the testResults values to store as well.',
       body: evaluateBody,
       handle: async ({ body, context }) => {
@@ -55,6 +56,12 @@ export function testRoutes(options: TestRouteOptions): Route[] {
       method: 'GET',
       resource: '/openapi/operations/tests/evaluations',
       family: 'openapi',
+      access: {
+        kind: 'privilege',
+        anyOf: [['MANAGE_TESTS'], ['MANAGE_SYSTEM_OPERATIONS']],
+        message: 'User is unauthorized to view the evaluations of tests.',
+        always: true,
+      },
       summary: 'The re-evaluations automatic evaluation ran after tests changed, newest first.',
       description:
         'Each task: its id (for getEsTaskStatus), the test that changed, the entity types it goes over, whether it is ' +

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { BadRequestError, ValidationError } from '@strata/model';
-import { defineRoute, restliListParam, type Route } from '@strata/http';
+import { defineRoute, restliListParam, type Route, type RouteAccess } from '@strata/http';
 import { filterSchema, MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
 import type { ProcessorProgressReport } from '@strata/change-log';
+
+/** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
+const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
+  kind: 'privilege',
+  anyOf: [['MANAGE_SYSTEM_OPERATIONS']],
+  message: '{actor} is not authorized for system operations.',
+};
 
 const pageNumber = (name: string) =>
   z
@@ -36,6 +43,13 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       resource: '/entities',
       action: 'search',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
+        message: 'User is unauthorized to search.',
+      },
       summary: 'Full-text and structured search over the latest aspects of one entity type.',
       example: {
         body: {
@@ -93,6 +107,13 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       resource: '/entities',
       action: 'searchAcrossEntities',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
+        message: 'User is unauthorized to search.',
+      },
       summary: 'Search over several entity types at once, or every type.',
       example: { body: { input: 'orders', entities: ['dataset', 'chart'], start: 0, count: 10 } },
       description:
@@ -171,6 +192,13 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       resource: '/entities',
       action: 'browse',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
+        message: 'User is unauthorized to search.',
+      },
       summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
       example: { body: { path: '/prod/hive', entity: 'dataset', start: 0, limit: 10 } },
       description: 'Paging covers the groups first, then the entities. Soft-deleted entities are hidden.',
@@ -209,6 +237,13 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       resource: '/entities',
       action: 'autocomplete',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
+        message: 'User is unauthorized to search.',
+      },
       summary: 'Suggestions for a prefix, from the autocomplete fields of one entity type.',
       example: { body: { query: 'ord', entity: 'dataset', limit: 10 } },
       description: '`start` is accepted and ignored, as DataHub does. Soft-deleted entities are hidden.',
@@ -245,6 +280,13 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       method: 'GET',
       resource: '/relationships',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'LINEAGE',
+        operations: ['READ'],
+        resource: { in: 'query', name: 'urn' },
+        message: 'User is unauthorized to get entity lineage: {resource}',
+      },
       summary: 'The relationships of an entity in one direction, optionally of some types only.',
       example: { query: { urn: 'urn:li:corpuser:datahub', direction: 'INCOMING', types: 'List(OwnedBy)' } },
       description:
@@ -293,6 +335,7 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       method: 'POST',
       resource: '/internal/search-index/clear',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Remove every search document and relationship edge (a full rebuild replays them).',
       handle: async () => {
         await search.clear();
@@ -304,6 +347,7 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
       method: 'GET',
       resource: '/openapi/operations/indices/progress',
       family: 'openapi',
+      access: SYSTEM_OPERATIONS_ACCESS,
       summary:
         "The search indexer's progress, as a whole and per hook (search, graph): per input partition, the last change log handled and its lag; counts of change logs applied and skipped; recent lag percentiles.",
       handle: () => Promise.resolve({ body: progress() }),

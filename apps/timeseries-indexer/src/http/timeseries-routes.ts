@@ -9,9 +9,16 @@ import {
   type EntityRegistry,
   type EntitySpec,
 } from '@strata/model';
-import { defineRoute, type Route } from '@strata/http';
+import { defineRoute, type Route, type RouteAccess } from '@strata/http';
 import { filterSchema, formatTaskId, TIMESERIES_MAX_LIMIT, type TaskId, type TimeseriesIndex } from '@strata/indices';
 import type { ProcessorProgressReport } from '@strata/change-log';
+
+/** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
+const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
+  kind: 'privilege',
+  anyOf: [['MANAGE_SYSTEM_OPERATIONS']],
+  message: '{actor} is not authorized for system operations.',
+};
 
 /** The default `limit` of getTimeseriesAspectValues (DataHub's at the interface's time). */
 export const DEFAULT_TIMESERIES_LIMIT = 10_000;
@@ -55,6 +62,13 @@ export function timeseriesRoutes(
       resource: '/aspects',
       action: 'getTimeseriesAspectValues',
       family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'TIMESERIES',
+        operations: ['READ'],
+        resource: { in: 'body', name: 'urn' },
+        message: 'User is unauthorized to get timeseries aspect for {resource}',
+      },
       summary: 'Values of a timeseries aspect of one entity, newest first.',
       description:
         '`startTimeMillis` and `endTimeMillis` are both inclusive; `limit` defaults to 10000 (its maximum) and is echoed; ' +
@@ -117,6 +131,7 @@ export function timeseriesRoutes(
       method: 'GET',
       resource: '/openapi/operations/indices/timeseries/progress',
       family: 'openapi',
+      access: SYSTEM_OPERATIONS_ACCESS,
       summary:
         "The timeseries indexer's progress: per input partition, the last change log applied and its lag; counts of change logs applied and skipped.",
       handle: () => Promise.resolve({ body: progress() }),
@@ -125,6 +140,7 @@ export function timeseriesRoutes(
       method: 'GET',
       resource: '/internal/timeseries-index/sizes',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Every timeseries index with its size on disk.',
       handle: async () => ({ body: { indices: await index.sizes() } }),
     }),
@@ -132,6 +148,7 @@ export function timeseriesRoutes(
       method: 'POST',
       resource: '/internal/timeseries-index/count',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'How many points one timeseries index holds, all or up to a time (inclusive).',
       body: z.object({ ...indexRef, endTimeMillis: z.number().int().optional() }),
       handle: async ({ body }) => ({
@@ -142,6 +159,7 @@ export function timeseriesRoutes(
       method: 'POST',
       resource: '/internal/timeseries-index/truncate',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Start removing the points of one timeseries index up to a time (inclusive), as a task.',
       body: z.object({
         ...indexRef,
@@ -157,6 +175,7 @@ export function timeseriesRoutes(
       method: 'POST',
       resource: '/internal/timeseries-index/clear',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'Remove every point of every timeseries index (a full rebuild replays them); tasks are kept.',
       handle: async () => {
         await index.clear();
@@ -167,6 +186,7 @@ export function timeseriesRoutes(
       method: 'GET',
       resource: '/internal/timeseries-index/task',
       family: 'restli',
+      access: { kind: 'internal' },
       summary: 'The status of a task of the timeseries indices; 404 when there is no such task.',
       query: z.object({ task: z.string().regex(/^[a-zA-Z0-9_-]+:[0-9]+$/) }),
       handle: async ({ query }) => {
