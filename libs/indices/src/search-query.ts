@@ -1,4 +1,4 @@
-import { ValidationError } from '@strata/model';
+import { globTokens, ValidationError, WildcardPattern } from '@strata/model';
 
 import type { FieldValue, MatchedField } from './search-index';
 import type { EntitySearchSchema, IndexField } from './search-schema';
@@ -383,26 +383,27 @@ function simplify(node: QueryNode): QueryNode {
   }
 }
 
-/** True when the folded glob (`*`, `?`) matches the whole folded value. */
+/**
+ * True when the folded glob (`*` any run, `?` one code point as Lucene's wildcard takes, every other character
+ * literal) matches the whole folded value. In time linear in the value, whatever the pattern ({@link WildcardPattern}):
+ * the SQLite engine runs this per value of a field (`strata_glob`), so a pattern with many stars over long
+ * descriptions must not backtrack.
+ */
 export function globMatches(pattern: string, value: string): boolean {
-  return globRegExp(pattern).test(fold(value));
+  return compiledGlob(pattern).matches(fold(value));
 }
 
-const globCache = new Map<string, RegExp>();
+/** Globs compiled recently: an engine matches one pattern against many values. */
+const globCache = new Map<string, WildcardPattern>();
 
-function globRegExp(pattern: string): RegExp {
-  let regexp = globCache.get(pattern);
-  if (regexp === undefined) {
-    // `?` stands for one code point (the `u` flag), as SQLite's and Lucene's wildcards do.
-    const source = pattern
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.');
-    regexp = new RegExp(`^${source}$`, 'su');
+function compiledGlob(pattern: string): WildcardPattern {
+  let compiled = globCache.get(pattern);
+  if (compiled === undefined) {
+    compiled = WildcardPattern.compile(globTokens(pattern));
     if (globCache.size > 1000) globCache.clear();
-    globCache.set(pattern, regexp);
+    globCache.set(pattern, compiled);
   }
-  return regexp;
+  return compiled;
 }
 
 /** True when the analyzed value holds the words in order (the last as a prefix when `prefix`). */

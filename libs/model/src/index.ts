@@ -110,3 +110,4 @@ export {
   type TestOutcome,
   type TestPredicate,
 } from './metadata-tests';
+export { WildcardPattern, globTokens, likeTokens, type MatchCounter, type WildcardToken } from './wildcard-pattern';

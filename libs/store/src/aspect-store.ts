@@ -273,6 +273,12 @@ export interface RestateRequest {
   readonly skip?: number | undefined;
   /** The most rows in the page, at least 1. */
   readonly limit: number;
+  /**
+   * The most rows the page reads, matching or not, before it ends; unbounded when undefined. A page ended by it is not
+   * exhausted and its `last` is the last row read, so the next page resumes after it. It bounds how long one page
+   * holds the store (and, with the embedded engine, the event loop) however few rows the narrowing accepts.
+   */
+  readonly scanLimit?: number | undefined;
 }
 
 /** A row's place in the restore sequence: latest values have no point id. */
@@ -293,7 +299,10 @@ export interface RestatePage {
   readonly rows: number;
   /** Rows the scan passed over to honour `skip`. */
   readonly skipped: number;
-  /** The last row restated (or passed over); undefined when there was none. */
+  /**
+   * The last row restated or passed over — or, when the page ended at `scanLimit`, the last row read; undefined when
+   * there was none.
+   */
   readonly last: RowCursor | undefined;
   /** True when the sequence has no more matching rows after this page. */
   readonly exhausted: boolean;

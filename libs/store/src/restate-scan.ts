@@ -2,9 +2,9 @@ import { cursorOfRow, type RestatedRow, type RestatePage, type RestateRequest } 
 
 /**
  * The part of a restore page every adapter shares: given the rows of the sequence from the request's start, in order,
- * it keeps those the request matches, passes over `skip` of them, and takes up to `limit`. Adapters seek each source
- * (latest values, then timeseries values) to {@link urnScanStart} and end it at the first row out of
- * {@link inUrnScope}: rows come in URN order, so none after it is in scope.
+ * it keeps those the request matches, passes over `skip` of them, and takes up to `limit`, reading at most `scanLimit`
+ * rows. Adapters seek each source (latest values, then timeseries values) to {@link urnScanStart} and end it at the
+ * first row out of {@link inUrnScope}: rows come in URN order, so none after it is in scope.
  */
 export function restatePage(
   request: RestateRequest,
@@ -50,13 +50,30 @@ class PageBuilder {
   private skipped = 0;
   private last: RestatedRow | undefined;
   private readonly aspects: ReadonlySet<string> | undefined;
+  /** Rows read so far, matching or not. */
+  private read = 0;
+  /** Whether the page ended at the request's `scanLimit` rather than full or at the end of the sequence. */
+  private cut = false;
 
   constructor(private readonly request: RestateRequest) {
     this.aspects = request.aspects === undefined ? undefined : new Set(request.aspects);
   }
 
-  /** Considers the next row of the sequence; false once the page is full or the scan has left the request's scope. */
+  /**
+   * Considers the next row of the sequence; false once the page is full, has read `scanLimit` rows (it then ends at
+   * this row, to resume after it), or the scan has left the request's scope.
+   */
   offer(row: RestatedRow): boolean {
+    this.read += 1;
+    const more = this.consider(row);
+    const { scanLimit } = this.request;
+    if (!more || scanLimit === undefined || this.read < scanLimit) return more;
+    this.last = row;
+    this.cut = true;
+    return false;
+  }
+
+  private consider(row: RestatedRow): boolean {
     const { urn, aspect } = row.row;
     const { request } = this;
     if (!inUrnScope(request, urn)) return true;
@@ -78,7 +95,7 @@ class PageBuilder {
         rows: this.taken.length,
         skipped: this.skipped,
         last: this.last === undefined ? undefined : cursorOfRow(this.last),
-        exhausted: this.taken.length < this.request.limit,
+        exhausted: !this.cut && this.taken.length < this.request.limit,
       },
     };
   }

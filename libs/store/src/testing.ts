@@ -10,6 +10,7 @@ import type {
   PutAspect,
   RestatedRow,
   RestateRequest,
+  RowCursor,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
@@ -523,6 +524,42 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
           last: undefined,
           exhausted: true,
         });
+      });
+
+      it('ends a page after scanLimit rows read, matching or not, resuming after the last row read', async () => {
+        const { store, urns, prefix } = await seeded();
+        const b = urns[1] as string;
+        let read = 0;
+        const request = {
+          urnPrefix: prefix,
+          urnMatches: (urn: string) => {
+            read += 1;
+            return urn === b;
+          },
+          scanLimit: 3,
+          limit: 10,
+        };
+        const pages: { rows: number; read: number; exhausted: boolean }[] = [];
+        const seen: string[] = [];
+        let after: RowCursor | undefined;
+        for (let exhausted = false; !exhausted && pages.length < 10;) {
+          read = 0;
+          const { page, seen: restatedRows } = await restated(store, { ...request, after });
+          pages.push({ rows: page.rows, read, exhausted: page.exhausted });
+          seen.push(...restatedRows);
+          after = page.last ?? after;
+          exhausted = page.exhausted;
+        }
+        // Eight rows in sequence, b's the 3rd, 4th, 7th and 8th: three pages, none reading more than three.
+        expect(pages).toEqual([
+          { rows: 1, read: 3, exhausted: false },
+          { rows: 1, read: 3, exhausted: false },
+          { rows: 2, read: 2, exhausted: true },
+        ]);
+        expect(seen.slice(0, 2)).toEqual([`${b} corpUserKey v1`, `${b} status v2`]);
+        expect(seen.slice(2).sort()).toEqual([`${b} operation @100`, `${b} operation @200`]);
+        const none = await restated(store, { urnPrefix: prefix, urnMatches: () => false, scanLimit: 3, limit: 10 });
+        expect(none.page).toMatchObject({ rows: 0, exhausted: false, last: { source: 'latest', urn: b } });
       });
     });
 
