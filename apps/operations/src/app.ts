@@ -88,7 +88,7 @@ export async function composeOperations(
     call,
     now,
     ledger,
-    rebuilds: new IndexRebuilds({ ledger, call, now, logger }),
+    rebuilds: new IndexRebuilds({ ledger, call, scheduler: context.scheduler, logger }),
     testReads: reads,
     ...(automatic === undefined ? {} : { automatic }),
   });

@@ -47,7 +47,7 @@ export function createSearchIndexerService(options: SearchIndexerServiceOptions)
   });
   return {
     name: SEARCH_INDEXER,
-    routes: searchRoutes(options.search, options.graph, () => processor.progress()),
+    routes: searchRoutes(options.search, options.graph, processor),
     readModels: processor.readModels,
     metrics: [processor.metrics],
     start: () => processor.start(),

@@ -43,7 +43,7 @@ export function createTimeseriesIndexerService(options: TimeseriesIndexerService
   });
   return {
     name: TIMESERIES_INDEXER,
-    routes: timeseriesRoutes(options.index, options.registry, () => processor.progress()),
+    routes: timeseriesRoutes(options.index, options.registry, processor),
     readModels: processor.readModels,
     metrics: [processor.metrics],
     start: () => processor.start(),

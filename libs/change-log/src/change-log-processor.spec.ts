@@ -1,5 +1,6 @@
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde, defaultTopicNames, RecordHeader, type MetadataIndexAcknowledgement } from '@strata/events';
+import { UnavailableError } from '@strata/model';
 import { testEntityRegistry } from '@strata/model/testing';
 import { SqliteMessageLog, type LogRecord, type MessageLog, type OutgoingRecord } from '@strata/log';
 import { FakeScheduler } from '@strata/timing/testing';
@@ -74,7 +75,10 @@ function recordingHook(name: string, options: Partial<ChangeLogHook> & { failure
   return { hook, batches };
 }
 
-/** A log that only records what is published (the processor's handleBatch is driven directly). */
+/**
+ * A log that only records what is published (the processor's handleBatch is driven directly). It lists no partition
+ * when asked for positions: the backlog of a processor on it is empty.
+ */
 function publishingLog(): { log: MessageLog; published: OutgoingRecord[] } {
   const published: OutgoingRecord[] = [];
   const log: MessageLog = {
@@ -84,6 +88,7 @@ function publishingLog(): { log: MessageLog; published: OutgoingRecord[] } {
     },
     subscribe: () => Promise.reject(new Error('not used')),
     close: () => Promise.resolve(),
+    groupPositions: () => Promise.resolve([]),
   };
   return { log, published };
 }
@@ -182,7 +187,7 @@ describe('ChangeLogProcessor', () => {
     await processor.handleBatch([changeLogRecord(1), garbled]);
     expect(trailOnly.batches[0]?.map((event) => event.record.offset)).toEqual(['1']);
     expect(warnings).toEqual([]);
-    expect(processor.progress().recordsSkipped).toBe(0);
+    expect((await processor.progress()).recordsSkipped).toBe(0);
   });
 
   it('gives a hook only what it accepts, yet counts it up to date with the whole batch', async () => {
@@ -195,7 +200,7 @@ describe('ChangeLogProcessor', () => {
     ]);
 
     expect(tags.batches.map((batch) => batch.map((event) => event.record.offset))).toEqual([['1']]);
-    const [report] = processor.progress().hooks;
+    const [report] = (await processor.progress()).hooks;
     expect(report).toMatchObject({
       hook: 'tags',
       recordsApplied: 1,
@@ -240,7 +245,7 @@ describe('ChangeLogProcessor', () => {
     const [skipped] = acknowledgements(published);
     expect(skipped?.error).toMatch(/^search-indexer skipped the change log at MetadataChangeLog_Versioned_v1\/0@1: /);
     expect(acknowledgements(published)[4]).toMatchObject({ entityUrn: dataset, error: null, timestampMillis: 5_000 });
-    expect(processor.progress()).toMatchObject({ recordsApplied: 6, recordsSkipped: 4 });
+    expect(await processor.progress()).toMatchObject({ recordsApplied: 6, recordsSkipped: 4 });
     expect(await processor.metrics.metrics()).toContain(
       'strata_change_log_records_skipped_total{consumer="search-indexer",reason="undecodable"} 1',
     );
@@ -338,6 +343,82 @@ describe('ChangeLogProcessor', () => {
       await processor.stop();
       await log.close();
     }
+  });
+
+  it('given change logs appended and not yet applied, then its backlog counts them; once applied and idle, nothing is pending and no lag shows', async () => {
+    const scheduler = new FakeScheduler(5_000);
+    const log = new SqliteMessageLog({ path: ':memory:', scheduler });
+    let release: () => void = () => undefined;
+    let entered = false;
+    const gated: ChangeLogHook = {
+      name: 'search',
+      consumes: ['versioned'],
+      servesReads: true,
+      apply: () => {
+        entered = true;
+        return new Promise((resolve) => (release = resolve));
+      },
+    };
+    const { processor } = processorWith([gated], log, scheduler);
+    const append = (offsets: number[]) =>
+      log.publish(
+        offsets.map((offset) => {
+          const { topic, key, value } = changeLogRecord(offset);
+          return { topic, key, value };
+        }),
+      );
+    try {
+      await processor.start();
+      await append([0, 1, 2]);
+      await eventually(() => {
+        expect(entered).toBe(true);
+      });
+      expect(await processor.backlog()).toEqual({
+        indexer: 'search-indexer',
+        measuredAt: 5_000,
+        pending: 3,
+        partitions: [{ topic: topics.metadataChangeLogVersioned, partition: 0, end: '3', position: '0', pending: 3 }],
+      });
+
+      release();
+      await eventually(async () => {
+        expect((await processor.backlog()).pending).toBe(0);
+      });
+      // A minute without change logs: the indexer is idle, not a minute behind.
+      await scheduler.advance(60_000);
+      const idle = await processor.progress();
+      expect(idle.backlog).toMatchObject({ measuredAt: 65_000, pending: 0 });
+      expect(idle.partitions).toMatchObject([{ offset: '2', recordTimestamp: 5_000, appliedAt: 5_000, lagMs: 0 }]);
+      expect(idle.hooks[0]?.partitions).toMatchObject([{ offset: '2', lagMs: 0 }]);
+
+      // Behind again: the lag is the age of the last change log applied (the pending one is younger).
+      entered = false;
+      await append([3]);
+      await eventually(() => {
+        expect(entered).toBe(true);
+      });
+      const behind = await processor.progress();
+      expect(behind.backlog).toMatchObject({ pending: 1, partitions: [{ end: '4', position: '3', pending: 1 }] });
+      expect(behind.partitions).toMatchObject([{ offset: '2', lagMs: 60_000 }]);
+      release();
+    } finally {
+      await processor.stop();
+      await log.close();
+    }
+  });
+
+  it('given a log that cannot tell positions, when asked for its backlog, then it is unavailable, with the reason', async () => {
+    const { log } = publishingLog();
+    const failing: MessageLog = {
+      ...log,
+      groupPositions: () => Promise.reject(new Error('brokers unreachable')),
+    };
+    const { processor } = processorWith([recordingHook('search').hook], failing);
+    const refusal = processor.backlog();
+    await expect(refusal).rejects.toBeInstanceOf(UnavailableError);
+    await expect(refusal).rejects.toThrow(
+      'search-indexer could not read its backlog from the log: brokers unreachable',
+    );
   });
 });
 

@@ -15,13 +15,18 @@
  * - **Acknowledgements for read-your-writes.** For a record marked `strata-await-indexing`, once the batch is durable,
  *   every hook that serves reads and consumes that change log acknowledges it on `MetadataIndexAcknowledgement_v1`.
  */
-import type { EntityRegistry } from '@strata/model';
+import { UnavailableError, type EntityRegistry } from '@strata/model';
 import { RecordHeader, type EventSerde, type TopicNames } from '@strata/events';
 import type { LogRecord, MessageLog, OutgoingRecord, Subscription } from '@strata/log';
 import { retry, RetryAbortedError, TimeSlice, type Backoff, type Scheduler } from '@strata/timing';
 import { decodeChangeLog, type UnapplicableChangeLog } from './change-log-decoder';
 import type { ChangeLogEvent, ChangeLogHook, ChangeLogKind, ReadModel } from './change-log-hook';
-import { ProcessorProgress, type ProcessorProgressReport } from './processor-progress';
+import {
+  backlogOf,
+  ProcessorProgress,
+  type ProcessorBacklog,
+  type ProcessorProgressReport,
+} from './processor-progress';
 
 /** The part of a logger the processor needs (pino's signature). */
 export interface ProcessorLogger {
@@ -67,6 +72,8 @@ export class ChangeLogProcessor {
   private readonly readsValues: boolean;
   /** Whether a hook applies restatements; when none does, the records marked as such are not even decoded. */
   private readonly restatements: boolean;
+  /** The topics the hooks consume. */
+  private readonly inputTopics: readonly string[];
   private subscription: Subscription | undefined;
   private stopping = new AbortController();
 
@@ -85,6 +92,8 @@ export class ChangeLogProcessor {
     this.progressTracker = new ProcessorProgress(options.name, names);
     this.readsValues = options.hooks.some((hook) => hook.readsValues !== false);
     this.restatements = options.hooks.some((hook) => hook.appliesRestatements !== false);
+    const kinds = new Set(options.hooks.flatMap((hook) => hook.consumes));
+    this.inputTopics = [...kinds].map((kind) => this.topicOf(kind));
   }
 
   /** Prometheus metrics of the processor and its hooks. */
@@ -92,18 +101,38 @@ export class ChangeLogProcessor {
     return this.progressTracker.registry;
   }
 
-  /** Progress as a whole and per hook: positions, lag, counts. */
-  progress(): ProcessorProgressReport {
-    return this.progressTracker.report();
+  /** Progress as a whole and per hook: positions, lag, counts, and the backlog as the log tells it now. */
+  async progress(): Promise<ProcessorProgressReport> {
+    return this.progressTracker.report(await this.backlog());
+  }
+
+  /**
+   * The change logs appended to the input topics and not yet applied, per partition and in all: from the group's
+   * committed positions beside the log's ends, so that any instance of the group reports the whole group's backlog,
+   * and a change log counts as applied only once every hook's effects of it are durable. Rejects with an
+   * `UnavailableError` when the log cannot tell.
+   */
+  async backlog(): Promise<ProcessorBacklog> {
+    const { log, name, groupId } = this.options;
+    if (log.groupPositions === undefined) throw new UnavailableError(`${name}: the log does not report positions`);
+    let positions;
+    try {
+      positions = await log.groupPositions(groupId, this.inputTopics);
+    } catch (error) {
+      throw new UnavailableError(
+        `${name} could not read its backlog from the log: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    return backlogOf(name, positions, this.options.scheduler.now());
   }
 
   /** Joins the consumer group on the topics the hooks consume (from the beginning of the log for a new group). */
   async start(): Promise<void> {
     this.stopping = new AbortController();
-    const kinds = new Set(this.options.hooks.flatMap((hook) => hook.consumes));
     this.subscription = await this.options.log.subscribe({
       groupId: this.options.groupId,
-      topics: [...kinds].map((kind) => this.topicOf(kind)),
+      topics: this.inputTopics,
       fromBeginning: true,
       maxBatchSize: this.options.maxBatchSize ?? 100,
       ...(this.options.lingerMs === undefined ? {} : { lingerMs: this.options.lingerMs }),

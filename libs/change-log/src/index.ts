@@ -4,4 +4,11 @@ export type { ChangeLogEvent, ChangeLogHook, ChangeLogKind, ReadModel } from './
 export { decodeChangeLog } from './change-log-decoder';
 export type { DecodedChangeLog, UnapplicableChangeLog, UnapplicableReason } from './change-log-decoder';
 export { RECENT_LAGS } from './processor-progress';
-export type { HookProgressReport, PartitionProgress, ProcessorProgressReport, RecentLag } from './processor-progress';
+export type {
+  HookProgressReport,
+  PartitionBacklog,
+  PartitionProgress,
+  ProcessorBacklog,
+  ProcessorProgressReport,
+  RecentLag,
+} from './processor-progress';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LogRecord } from '@strata/log';
+import type { GroupPosition, LogRecord } from '@strata/log';
 import type { UnapplicableReason } from './change-log-decoder';
 
 /** One input partition's position, as one hook has reached it. */
@@ -10,10 +10,37 @@ export interface PartitionProgress {
   readonly offset: string;
   /** Append time of that record, epoch milliseconds. */
   readonly recordTimestamp: number;
-  /** When it was handled, epoch milliseconds. */
+  /** When it was handled, epoch milliseconds (appliedAt − recordTimestamp is how far behind it was then). */
   readonly appliedAt: number;
-  /** appliedAt − recordTimestamp: how far behind the log the hook was at that moment. */
+  /**
+   * How far behind the log the partition is when the backlog was measured: 0 when no change log is pending in it
+   * (an idle consumer is not behind, however long ago its last change log was), else the age then of the last change
+   * log handled — the pending ones were appended after it, so none has waited longer.
+   */
   readonly lagMs: number;
+}
+
+/** One input partition's backlog: where the consumer stands beside the end of the log. */
+export interface PartitionBacklog {
+  readonly topic: string;
+  readonly partition: number;
+  /** Offset the next change log appended to the partition gets (decimal string). */
+  readonly end: string;
+  /** Offset of the next change log the consumer handles: every one before it is applied, its effects durable. */
+  readonly position: string;
+  /** end − position: change logs appended and not yet applied. */
+  readonly pending: number;
+}
+
+/** What a consumer has yet to apply, per input partition and in all. */
+export interface ProcessorBacklog {
+  /** The consumer, e.g. `search-indexer`. */
+  readonly indexer: string;
+  /** When the log answered, epoch milliseconds. */
+  readonly measuredAt: number;
+  /** Change logs appended to the input topics and not yet applied, over every partition. */
+  readonly pending: number;
+  readonly partitions: readonly PartitionBacklog[];
 }
 
 /** Lag percentiles over the most recent change logs a hook applied. */
@@ -41,18 +68,40 @@ export interface ProcessorProgressReport {
   readonly recordsApplied: number;
   /** Change logs that could never be applied (undecodable, unknown entity or aspect), counted and skipped. */
   readonly recordsSkipped: number;
+  /** Lag (append → applied) of the most recent change logs applied: history, not how far behind it is now. */
   readonly recentLagMs?: RecentLag;
   readonly partitions: readonly PartitionProgress[];
   readonly hooks: readonly HookProgressReport[];
+  /** What is left to apply, measured from the log when the report was made. */
+  readonly backlog: ProcessorBacklog;
+}
+
+/**
+ * The backlog of consumer `indexer` from its group's positions beside the log's ends, measured at `measuredAt`. A
+ * partition where the group has no position yet counts from its start (the consumer reads from the beginning of the
+ * log), and so does one whose position the log no longer holds. Pure.
+ */
+export function backlogOf(indexer: string, positions: readonly GroupPosition[], measuredAt: number): ProcessorBacklog {
+  const partitions = positions.map(({ topic, partition, start, end, committed }): PartitionBacklog => {
+    const from = committed === undefined || BigInt(committed) < BigInt(start) ? start : committed;
+    const pending = BigInt(end) - BigInt(from);
+    return { topic, partition, end, position: from, pending: pending > 0n ? Number(pending) : 0 };
+  });
+  return {
+    indexer,
+    measuredAt,
+    pending: partitions.reduce((sum, partition) => sum + partition.pending, 0),
+    partitions,
+  };
 }
 
 /** How many of the most recent lags the percentiles cover. */
 export const RECENT_LAGS = 10_000;
 
 /**
- * A consumer's progress, as a whole and per hook: per input partition, the last record handled and its lag behind the
- * log, counts, recent lag percentiles, and the Prometheus metrics (`strata_change_log_*`, labels `consumer` and
- * `hook`) served at `/metrics`.
+ * A consumer's progress, as a whole and per hook: per input partition, the last record handled and how far behind the
+ * log the partition is (from a backlog measured on the log, see {@link backlogOf}), counts, recent lag percentiles, and
+ * the Prometheus metrics (`strata_change_log_*`, labels `consumer` and `hook`) served at `/metrics`.
  */
 export class ProcessorProgress {
   readonly registry = new Registry();
@@ -150,8 +199,9 @@ export class ProcessorProgress {
     this.failures.inc({ consumer: this.consumer, hook });
   }
 
-  report(): ProcessorProgressReport {
-    const whole = this.whole.report();
+  /** The report, with the lag of each partition as `backlog` says it is now. */
+  report(backlog: ProcessorBacklog): ProcessorProgressReport {
+    const whole = this.whole.report(backlog);
     return {
       indexer: this.consumer,
       recordsApplied: whole.records,
@@ -159,7 +209,7 @@ export class ProcessorProgress {
       ...(whole.recentLagMs === undefined ? {} : { recentLagMs: whole.recentLagMs }),
       partitions: whole.partitions,
       hooks: [...this.hooks].map(([hook, track]) => {
-        const report = track.report();
+        const report = track.report(backlog);
         return {
           hook,
           recordsApplied: report.records,
@@ -167,6 +217,7 @@ export class ProcessorProgress {
           partitions: report.partitions,
         };
       }),
+      backlog,
     };
   }
 }
@@ -195,7 +246,7 @@ class Track {
     return progress;
   }
 
-  report(): { records: number; recentLagMs?: RecentLag; partitions: PartitionProgress[] } {
+  report(backlog: ProcessorBacklog): { records: number; recentLagMs?: RecentLag; partitions: PartitionProgress[] } {
     const count = Math.min(this.records, RECENT_LAGS);
     const lags = this.recentLags.slice(0, count).sort();
     const at = (quantile: number) => lags[Math.min(count - 1, Math.ceil(quantile * count) - 1)] ?? 0;
@@ -204,11 +255,23 @@ class Track {
       ...(count === 0
         ? {}
         : { recentLagMs: { records: count, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: lags[count - 1] ?? 0 } }),
-      partitions: [...this.partitions.values()].sort(
-        (a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition,
-      ),
+      partitions: [...this.partitions.values()]
+        .map((handled) => ({ ...handled, lagMs: currentLag(handled, backlog) }))
+        .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition),
     };
   }
+}
+
+/**
+ * How far behind the log a partition is at the backlog's measure: none when nothing is pending in it; else the age of
+ * the last change log handled. A partition the backlog does not list keeps the lag it had when it was handled.
+ */
+function currentLag(handled: PartitionProgress, backlog: ProcessorBacklog): number {
+  const partition = backlog.partitions.find(
+    (candidate) => candidate.topic === handled.topic && candidate.partition === handled.partition,
+  );
+  if (partition === undefined) return handled.lagMs;
+  return partition.pending === 0 ? 0 : Math.max(0, backlog.measuredAt - handled.recordTimestamp);
 }
 
 function lagOf(record: LogRecord, now: number): number {

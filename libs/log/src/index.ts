@@ -1,5 +1,6 @@
 export type {
   BatchHandler,
+  GroupPosition,
   LogRecord,
   MessageLog,
   OutgoingRecord,

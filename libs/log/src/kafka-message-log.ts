@@ -15,7 +15,7 @@ import {
   type KafkaMessageLogErrorContext,
 } from './kafka-subscription';
 import { retry, systemScheduler, type Scheduler } from '@strata/timing';
-import type { MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
+import type { GroupPosition, MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
 
 export type { KafkaMessageLogErrorContext } from './kafka-subscription';
 
@@ -238,6 +238,45 @@ export class KafkaMessageLog implements MessageLog {
     );
   }
 
+  /**
+   * Asks the cluster (the admin client, which never creates topics): the topics it has, the group's committed offsets,
+   * then each topic's low and high watermarks, in that order, so that no committed offset is read after an end.
+   */
+  async groupPositions(groupId: string, topics: readonly string[]): Promise<GroupPosition[]> {
+    if (this.closed) throw new Error('KafkaMessageLog is closed');
+    if (groupId === '') throw new Error('groupPositions: groupId must not be empty');
+    const wanted = [...new Set(topics)].sort();
+    try {
+      const admin = await this.admin();
+      const known = new Set(await admin.listTopics());
+      const present = wanted.filter((topic) => known.has(topic));
+      if (present.length === 0) return [];
+      const committed = await admin.fetchOffsets({ groupId, topics: present });
+      const positions: GroupPosition[] = [];
+      for (const topic of present) {
+        const group = committed.find((entry) => entry.topic === topic)?.partitions ?? [];
+        const ends = [...(await admin.fetchTopicOffsets(topic))].sort((a, b) => a.partition - b.partition);
+        for (const { partition, low, high } of ends) {
+          // kafkajs answers -1 for a partition where the group committed nothing.
+          const offset = group.find((entry) => entry.partition === partition)?.offset;
+          positions.push({
+            topic,
+            partition,
+            start: low,
+            end: high,
+            committed: offset === undefined || BigInt(offset) < 0n ? undefined : offset,
+          });
+        }
+      }
+      return positions;
+    } catch (error) {
+      throw new Error(
+        `KafkaMessageLog could not read the positions of group ${groupId} on ${wanted.join(', ')} (brokers ${this.brokers.join(', ')}): ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
   /** A method rather than a field read, because close() may begin while subscribe() awaits. */
   private isClosing(): boolean {
     return this.closing !== undefined;
@@ -277,7 +316,7 @@ export class KafkaMessageLog implements MessageLog {
     return this.producerConnection;
   }
 
-  /** The admin client (offsets of `fromBeginning: false` groups), connected on first use. */
+  /** The admin client (offsets of `fromBeginning: false` groups, groups' positions), connected on first use. */
   private admin(): Promise<Admin> {
     this.adminConnection ??= (async () => {
       const admin = this.kafka.admin();

@@ -26,6 +26,34 @@ export interface MessageLog {
 
   /** Stops every subscription (letting in-flight batches finish) and releases the adapter's resources. */
   close(): Promise<void>;
+
+  /**
+   * Where consumer group `groupId` stands in every partition of `topics`, beside the log's ends: what a consumer's
+   * backlog is measured from. Reads positions only: it joins no group and moves nothing, so any process may ask about
+   * any group, members of it or not. Ordered by topic, then partition; a topic the log does not have yet has no
+   * partitions in the answer (and is not created by the question). Every adapter
+   * implements it (the contract suite checks it); it is optional only so that test doubles of the log need not.
+   */
+  groupPositions?(groupId: string, topics: readonly string[]): Promise<GroupPosition[]>;
+}
+
+/**
+ * A consumer group's position in one partition, beside the partition's ends, as decimal strings (Kafka offsets exceed
+ * 2^53). The records the group has yet to handle are those from `committed` (or `start`, when it has none) up to
+ * `end`. The group's position is read before the ends (which only grow), so it is never reported past them.
+ */
+export interface GroupPosition {
+  readonly topic: string;
+  readonly partition: number;
+  /** Offset of the earliest record the partition still holds: where a group without a position starts reading. */
+  readonly start: string;
+  /** Offset the next record appended to the partition will get: one past the last record (Kafka's high watermark). */
+  readonly end: string;
+  /**
+   * Offset of the next record the group will be given: the position committed once its handler resolved the batch
+   * before it. Undefined when the group has committed none in this partition.
+   */
+  readonly committed: string | undefined;
 }
 
 /** A record to append. The key decides the partition: every change to one entity is keyed by its URN. */

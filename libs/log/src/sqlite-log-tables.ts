@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { closeDatabase, openDatabase } from '@strata/sqlite';
 
-import type { LogRecord, OutgoingRecord } from './message-log';
+import type { GroupPosition, LogRecord, OutgoingRecord } from './message-log';
 
 /** The tables of the log file. */
 const LOG_SCHEMA = `
@@ -54,6 +54,7 @@ export class LogTables {
   private readonly statements;
   private readonly appendTransaction;
   private readonly resolveTransaction;
+  private readonly positionsTransaction;
 
   constructor(path: string, settings: { busyTimeoutMs: number; synchronous: 'NORMAL' | 'FULL' }) {
     const db = openDatabase(path, { ...settings, schema: LOG_SCHEMA });
@@ -64,6 +65,9 @@ export class LogTables {
       ),
       insertTopic: db.prepare<[string, number, number]>(
         'INSERT OR IGNORE INTO log_topic (topic, partitions, created_at) VALUES (?, ?, ?)',
+      ),
+      selectStart: db.prepare<[string, number], { start: number | null }>(
+        'SELECT MIN("offset") AS "start" FROM log_record WHERE topic = ? AND "partition" = ?',
       ),
       selectEnd: db.prepare<[string, number], { end: number }>(
         'SELECT COALESCE(MAX("offset") + 1, 0) AS "end" FROM log_record WHERE topic = ? AND "partition" = ?',
@@ -137,6 +141,34 @@ export class LogTables {
         return positions;
       },
     );
+
+    this.positionsTransaction = db.transaction((groupId: string, topics: readonly string[]): GroupPosition[] => {
+      const positions: GroupPosition[] = [];
+      for (const topic of [...new Set(topics)].sort()) {
+        const partitions = this.statements.selectPartitions.get(topic)?.partitions ?? 0;
+        for (let partition = 0; partition < partitions; partition += 1) {
+          const committed = this.statements.selectPosition.get(groupId, topic, partition)?.nextOffset;
+          const end = this.endOffset(topic, partition);
+          const start = this.statements.selectStart.get(topic, partition)?.start ?? end;
+          positions.push({
+            topic,
+            partition,
+            start: String(start),
+            end: String(end),
+            committed: committed === undefined ? undefined : String(committed),
+          });
+        }
+      }
+      return positions;
+    });
+  }
+
+  /**
+   * A group's positions beside the ends of every partition of `topics` that exist, read in one transaction (one
+   * snapshot of the file): a topic nobody published to or subscribed to yet is left out, and not created.
+   */
+  groupPositions(groupId: string, topics: readonly string[]): GroupPosition[] {
+    return this.positionsTransaction.deferred(groupId, topics);
   }
 
   /** Appends records in one write transaction; returns the topics written. */

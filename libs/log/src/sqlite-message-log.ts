@@ -1,5 +1,5 @@
 import { systemScheduler, type Scheduler } from '@strata/timing';
-import type { MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
+import type { GroupPosition, MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
 import { createHash } from 'node:crypto';
 import { FileLockedError, lockFile, type FileLock } from '@strata/sqlite';
 import { LogTables } from './sqlite-log-tables';
@@ -144,6 +144,13 @@ export class SqliteMessageLog implements MessageLog {
       );
       this.subscriptions.add(subscription);
       return subscription;
+    });
+  }
+
+  groupPositions(groupId: string, topics: readonly string[]): Promise<GroupPosition[]> {
+    return settle(() => {
+      if (this.closed) throw new Error('SqliteMessageLog is closed');
+      return this.tables.groupPositions(groupId, topics);
     });
   }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { eventually } from '@strata/testing';
 
-import type { LogRecord, MessageLog, OutgoingRecord } from './message-log';
+import type { GroupPosition, LogRecord, MessageLog, OutgoingRecord } from './message-log';
 
 /**
  * What {@link describeMessageLogContract} needs from an adapter. The suite runs against engines it cannot reset (a
@@ -61,6 +61,8 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
     readonly log: MessageLog;
     readonly reopen: () => Promise<MessageLog>;
     readonly topic: (kind?: string) => Promise<string>;
+    /** A topic name nobody uses: the log does not have it. */
+    readonly missingTopic: () => string;
     readonly group: () => string;
   }
 
@@ -84,6 +86,7 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
         await underTest.createTopics?.([topic]);
         return topic;
       },
+      missingTopic: () => uniqueName('missing'),
       group: () => uniqueName('group'),
     };
   }
@@ -371,6 +374,47 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       }, delivery);
     });
 
+    it('reports where a group stands beside the ends of the log: what it has yet to handle, and nothing once it caught up', async () => {
+      const { log, topic: newTopic, missingTopic, group } = await open();
+      const topic = await newTopic();
+      const groupId = group();
+      const positionsOf = (id: string, topics: readonly string[]) => {
+        if (log.groupPositions === undefined) throw new Error('the adapter does not report group positions');
+        return log.groupPositions(id, topics);
+      };
+      await log.publish(Array.from({ length: 6 }, (_, index) => record(topic, `urn:li:tag:${index}`, `${index}`)));
+
+      const before = await positionsOf(groupId, [topic]);
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.map((position) => position.partition)).toEqual(
+        Array.from({ length: before.length }, (_, index) => index),
+      );
+      for (const position of before) {
+        expect(position).toMatchObject({ topic, committed: undefined });
+        expect(position.start).toMatch(/^[0-9]+$/);
+        expect(position.end).toMatch(/^[0-9]+$/);
+      }
+      expect(yetToHandle(before)).toBe(6n);
+
+      const consumer = collector();
+      const subscription = await log.subscribe({ groupId, topics: [topic], handleBatch: consumer.handle });
+      await eventually(async () => {
+        expect(consumer.records).toHaveLength(6);
+        expect(yetToHandle(await positionsOf(groupId, [topic]))).toBe(0n);
+      }, delivery);
+      await subscription.stop();
+      await log.publish(Array.from({ length: 3 }, (_, index) => record(topic, `urn:li:tag:${index}`, 'more')));
+
+      const after = await positionsOf(groupId, [topic]);
+      expect(yetToHandle(after)).toBe(3n);
+      expect(sumOf(after.map((position) => position.end)) - sumOf(before.map((position) => position.end))).toBe(3n);
+      // Another group is where it is, whatever this one did; a topic the log lacks has no partitions.
+      expect(yetToHandle(await positionsOf(group(), [topic]))).toBe(9n);
+      expect(await positionsOf(groupId, [missingTopic()])).toEqual([]);
+      const both = await positionsOf(groupId, [missingTopic(), topic]);
+      expect(both.map((position) => position.topic)).toEqual(after.map(() => topic));
+    });
+
     it('redelivers after a reopen a batch whose handler never succeeded', async () => {
       const { log, reopen, topic: newTopic, group } = await open();
       const topic = await newTopic();
@@ -398,6 +442,18 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       }, delivery);
     });
   });
+}
+
+/** The records a group has yet to handle, over every partition: from its position (or the start) to the end. */
+function yetToHandle(positions: readonly GroupPosition[]): bigint {
+  return positions.reduce(
+    (sum, position) => sum + BigInt(position.end) - BigInt(position.committed ?? position.start),
+    0n,
+  );
+}
+
+function sumOf(offsets: readonly string[]): bigint {
+  return offsets.reduce((sum, offset) => sum + BigInt(offset), 0n);
 }
 
 function record(topic: string, key: string, value: string): OutgoingRecord {

@@ -124,7 +124,7 @@ describe('OutboxRelay', () => {
     await commitRecords('a', 'b');
     await commitRecords('c');
 
-    await relay.flush();
+    expect(await relay.flush()).toBe(true);
 
     expect(log.published.map((record) => ({ ...record, value: record.value.toString() }))).toEqual(
       ['a', 'b', 'c'].map((value) => ({ topic: `topic-${value}`, key: `key-${value}`, value, headers: { h: value } })),
@@ -200,12 +200,12 @@ describe('OutboxRelay', () => {
     expect(missed).toEqual([]);
   });
 
-  it('given the log refuses publishes, when flushed, then flush resolves, onError is told, nothing is marked, and retries succeed later', async () => {
+  it('given the log refuses publishes, when flushed, then flush resolves false, onError is told, nothing is marked, and retries succeed later', async () => {
     const relay = relayOf();
     await commitRecords('a', 'b');
     log.failuresLeft = 3;
 
-    await relay.flush();
+    expect(await relay.flush()).toBe(false);
 
     expect(errors).toHaveLength(1);
     expect(errors[0]).toEqual(new Error('log unavailable'));
@@ -218,6 +218,7 @@ describe('OutboxRelay', () => {
     expect(log.publishedValues()).toEqual(['a', 'b']);
     expect(log.calls).toHaveLength(4);
     expect(errors).toHaveLength(3);
+    expect(await relay.flush()).toBe(true);
   });
 
   it('given a batch that fails after an earlier batch succeeded, when flushed, then only the published batch is marked', async () => {
@@ -285,7 +286,7 @@ describe('OutboxRelay', () => {
 
       expect(scheduler.pending).toEqual([]);
       await advance(60_000);
-      await relay.flush();
+      expect(await relay.flush()).toBe(false);
       expect(log.calls).toHaveLength(1);
       expect(await pendingValues()).toEqual(['a']);
     });

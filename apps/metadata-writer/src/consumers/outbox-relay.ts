@@ -21,11 +21,12 @@ export interface OutboxRelayOptions {
  * worst a record is published twice (before it was marked), which consumers tolerate (at-least-once delivery).
  *
  * `flush()` calls coalesce: while a drain runs, further calls join it and it goes round once more, so every caller's
- * records are published when its promise resolves. When the log fails, `flush()` resolves anyway (the records are
- * durable in the store) and the relay retries in the background with backoff until it succeeds or is stopped.
+ * records are published when its promise resolves true. When the log fails, `flush()` resolves anyway, false (the
+ * records are durable in the store), and the relay retries in the background with backoff until it succeeds or is
+ * stopped.
  */
 export class OutboxRelay {
-  private running: Promise<void> | undefined;
+  private running: Promise<boolean> | undefined;
   private again = false;
   /** Failed drains in a row: sets the next retry's wait. */
   private failures = 0;
@@ -41,9 +42,12 @@ export class OutboxRelay {
     this.scheduler = options.scheduler ?? systemScheduler;
   }
 
-  /** Publishes everything pending. Resolves when the outbox is empty or the log failed (a retry is then scheduled). */
-  flush(): Promise<void> {
-    if (this.stopping.signal.aborted) return Promise.resolve();
+  /**
+   * Publishes everything pending. Resolves true once every record committed before the call is on the log; false when
+   * the log failed first (a retry is then scheduled) or the relay is stopped.
+   */
+  flush(): Promise<boolean> {
+    if (this.stopping.signal.aborted) return Promise.resolve(false);
     this.again = true;
     this.running ??= this.drainUntilQuiet();
     return this.running;
@@ -59,7 +63,7 @@ export class OutboxRelay {
    * Drains until no flush() arrived during the last round. The final check of `again` and the clearing of `running`
    * happen in one synchronous step, so a flush() either joins this drain before it ends or starts a new one.
    */
-  private async drainUntilQuiet(): Promise<void> {
+  private async drainUntilQuiet(): Promise<boolean> {
     try {
       while (this.rerunRequested()) {
         this.again = false;
@@ -69,9 +73,10 @@ export class OutboxRelay {
         } catch (error) {
           this.options.onError(error);
           this.scheduleRetry();
-          return;
+          return false;
         }
       }
+      return true;
     } finally {
       this.running = undefined;
     }

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 import { createEventSerde, defaultTopicNames as topics, RecordHeader } from '@strata/events';
 import type { RequestContext, Route } from '@strata/http';
 import { BadRequestError, timeseriesPointId } from '@strata/model';
@@ -5,7 +7,7 @@ import { testEntityRegistry } from '@strata/model/testing';
 import { readSchemas } from '@strata/schemas';
 import { SqliteAspectStore, type AspectMutation, type OutboxRecord } from '@strata/store';
 import type { OutboxRelay } from '../consumers/outbox-relay';
-import { restoreRoutes, type RestateResult } from './restore-routes';
+import { restoreRoutes, ROWS_READ_PER_TRANSACTION, type RestateResult } from './restore-routes';
 
 const registry = testEntityRegistry();
 const serde = createEventSerde(readSchemas());
@@ -27,16 +29,21 @@ const context: RequestContext = {
 let store: SqliteAspectStore;
 let published: OutboxRecord[];
 let routes: Route[];
+/** Whether the log refuses what the relay publishes. */
+let logRefuses: boolean;
 
 beforeEach(async () => {
   store = new SqliteAspectStore({ path: ':memory:' });
   published = [];
-  // The relay's part: what the outbox holds is published, and leaves it.
+  logRefuses = false;
+  // The relay's part: what the outbox holds is published, and leaves it — unless the log refuses it.
   const relay = {
     flush: async () => {
+      if (logRefuses) return false;
       const pending = await store.pendingOutbox(100_000);
       published.push(...pending);
       await store.markPublished(pending.map((record) => record.id));
+      return true;
     },
   } as unknown as OutboxRelay;
   routes = restoreRoutes({ store, registry, serde, topics, relay, now: () => 0 });
@@ -108,7 +115,7 @@ const decoded = () =>
 describe('POST /internal/restate', () => {
   it('given stored rows, when all are restated, then each is a RESTATE change log with its stamp and system metadata', async () => {
     const result = await restate({ limit: 100 });
-    expect(result).toMatchObject({ rows: 6, skipped: 0, ignored: 0, exhausted: true });
+    expect(result).toMatchObject({ rows: 6, skipped: 0, ignored: 0, exhausted: true, published: true });
     const logs = decoded();
     expect(logs.map(({ log }) => [log.entityUrn, log.aspectName, log.changeType])).toEqual([
       [hive('a'), 'datasetProperties', 'RESTATE'],
@@ -174,6 +181,18 @@ describe('POST /internal/restate', () => {
     ]);
   });
 
+  it('given the log refuses the change logs, when restated, then the answer says they are not published; a later call, once the log takes them, says they are', async () => {
+    logRefuses = true;
+    const refused = await restate({ limit: 100 });
+    expect(refused).toMatchObject({ rows: 6, exhausted: true, published: false });
+    expect(published).toEqual([]);
+
+    logRefuses = false;
+    const after = await restate({ after: refused.last, limit: 100 });
+    expect(after).toMatchObject({ rows: 0, exhausted: true, published: true });
+    expect(decoded()).toHaveLength(6);
+  });
+
   it('given one entity, when restated, then only its rows are', async () => {
     const result = await restate({ urn: hive('b'), limit: 10 });
     expect(result.rows).toBe(1);
@@ -206,5 +225,66 @@ describe('POST /internal/timeseries/truncate', () => {
     ]);
     await restate({ aspect: 'datasetProfile', limit: 10 });
     expect(decoded()).toHaveLength(1);
+  });
+});
+
+describe('POST /internal/restate over many rows it does not select', () => {
+  const user = (index: number) => `urn:li:corpuser:user-${String(index).padStart(4, '0')}`;
+  const USERS = 5_000;
+
+  beforeEach(async () => {
+    const mutations: AspectMutation[] = Array.from({ length: USERS }, (_unused, index) => ({
+      kind: 'put',
+      urn: user(index),
+      aspect: 'status',
+      expectedVersion: 0,
+      row: { version: 1, value: { removed: false }, systemMetadata: {}, createdOn: 1, createdBy: WRITER },
+    }));
+    await store.commit({ mutations, outbox: [], appliedProposalIds: [] });
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('given a pattern matching none of thousands of rows, when restated, then the store is read in bounded pages with an event-loop turn between them', async () => {
+    // Each page takes longer than the event-loop slice (by the clock the slice reads), so the route must give the
+    // event loop a turn after each one; a turn is seen as a tick of a heartbeat of immediates.
+    let clock = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => clock);
+    let turns = 0;
+    let beating = true;
+    const beat = () => {
+      turns += 1;
+      if (beating) setImmediate(beat);
+    };
+    setImmediate(beat);
+    const turnsAtPages: number[] = [];
+    const restatePage = store.restate.bind(store);
+    jest.spyOn(store, 'restate').mockImplementation((request, toRecords) => {
+      turnsAtPages.push(turns);
+      clock += 1_000;
+      expect(request.scanLimit).toBe(ROWS_READ_PER_TRANSACTION);
+      return restatePage(request, toRecords);
+    });
+    try {
+      const result = await restate({ urnLike: '%kafka%', limit: 100 });
+      expect(result).toMatchObject({ rows: 1, exhausted: true });
+      expect(decoded().map(({ log }) => log.entityUrn)).toEqual([kafka('c')]);
+    } finally {
+      beating = false;
+    }
+    // 5,006 rows in sequence: at least three pages, the event loop turning between each two.
+    expect(turnsAtPages.length).toBeGreaterThanOrEqual(Math.ceil(USERS / ROWS_READ_PER_TRANSACTION));
+    for (const [index, atPage] of turnsAtPages.slice(1).entries()) {
+      expect(atPage).toBeGreaterThan(turnsAtPages[index] as number);
+    }
+  });
+
+  it('given start beyond the matches of the first page read, when restated, then the rest are passed over in the next pages', async () => {
+    // Every tenth user matches: user-0009, user-0019, …; the 301st is user-3009.
+    const result = await restate({ urnLike: 'urn:li:corpuser:user-%9', start: 300, limit: 2 });
+    expect(result).toMatchObject({ rows: 2, skipped: 300, exhausted: false });
+    expect(decoded().map(({ log }) => log.entityUrn)).toEqual([user(3009), user(3019)]);
   });
 });

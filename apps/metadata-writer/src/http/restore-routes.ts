@@ -19,6 +19,12 @@ export interface RestoreRouteOptions {
 
 /** Rows one store transaction restates: large enough to amortize it, small enough to hold the store briefly. */
 const ROWS_PER_TRANSACTION = 500;
+/**
+ * Rows one store transaction reads, matching or not (`scanLimit`): a narrow `urnLike` or `aspect` may match few of
+ * the rows walked, and the embedded store reads synchronously, so without it one page could walk the whole store
+ * without giving the event loop a turn. About 10 ms of reading with SQLite, under the event-loop slice.
+ */
+export const ROWS_READ_PER_TRANSACTION = 2_000;
 /** The most rows one call restates. */
 export const MAX_RESTATE_ROWS = 100_000;
 /** Continuations remembered (see `restoreRoutes`). */
@@ -55,6 +61,11 @@ export interface RestateResult {
   /** Time reading the store and appending the change logs, then publishing them, in milliseconds. */
   readonly readMs: number;
   readonly publishMs: number;
+  /**
+   * True when every change log of this call is on the log as it answers; false when the log refused them: they wait
+   * in the outbox, which the relay keeps publishing in the background (a later call tells whether it got through).
+   */
+  readonly published: boolean;
 }
 
 /**
@@ -92,6 +103,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
           exhausted: false,
           readMs: 0,
           publishMs: 0,
+          published: false,
         };
         const slice = new TimeSlice();
         const start = body.start ?? 0;
@@ -113,6 +125,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
               after: result.last,
               skip,
               limit: Math.min(ROWS_PER_TRANSACTION, body.limit - result.rows),
+              scanLimit: ROWS_READ_PER_TRANSACTION,
             },
             (rows) => {
               const records = rows.flatMap((row) => restatedRecord(options, row, headers) ?? []);
@@ -120,7 +133,8 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
               return records;
             },
           );
-          skip = 0;
+          // A page that ended at its scan limit may have passed over only some of the rows to skip.
+          skip -= page.skipped;
           result.rows += page.rows;
           result.skipped += page.skipped;
           result.last = page.last ?? result.last;
@@ -133,7 +147,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
           if (continuations.size > MAX_CONTINUATIONS) continuations.delete(continuations.keys().next().value ?? '');
         }
         const publishStarted = options.now();
-        await options.relay.flush();
+        result.published = await options.relay.flush();
         result.publishMs = options.now() - publishStarted;
         return { body: result };
       },

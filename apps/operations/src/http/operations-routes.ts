@@ -276,9 +276,12 @@ function rebuildRoute({ rebuilds }: OperationsRouteOptions, resource: string): R
     summary: 'Rebuild every index from the primary store, as a task (Strata’s own operation).',
     description:
       'Empties the search, relationship and timeseries indices, then replays every row of the primary store as ' +
-      'RESTATE change logs, so that the indices hold exactly what the store backs. Answers the task id at once; ' +
-      'getEsTaskStatus reports its progress (`total`, `created` rows done, `rows_per_second`, `eta_millis`, `phase`), ' +
-      'as do the `strata_rebuild_*` metrics. Reads see the indices filling back until it is done.',
+      'RESTATE change logs, so that the indices hold exactly what the store backs, and waits until the indexers have ' +
+      'applied them. Answers the task id at once; getEsTaskStatus reports its progress (`phase`: `counting`, ' +
+      '`clearing`, `restating`, `indexing`, `done`; `total` rows, `created` rows replayed, `rows_per_second`; ' +
+      '`change_logs_to_index`, `change_logs_pending` and `change_logs_per_second` while the indexers catch up; ' +
+      '`eta_millis` of the phase in progress), as do the `strata_rebuild_*` metrics. It is `completed` once every ' +
+      'index has applied the replay. Reads see the indices filling back until then.',
     handle: ({ context }) => {
       const task = rebuilds.start(context);
       return Promise.resolve({ body: { value: `${task.nodeId}:${task.number}` } });

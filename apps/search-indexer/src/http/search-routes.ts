@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BadRequestError, ValidationError } from '@strata/model';
 import { defineRoute, restliListParam, type Route, type RouteAccess } from '@strata/http';
 import { filterSchema, MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
-import type { ProcessorProgressReport } from '@strata/change-log';
+import type { ChangeLogProcessor } from '@strata/change-log';
 
 /** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
 const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
@@ -35,8 +35,15 @@ async function asBadRequest<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress. */
-export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: () => ProcessorProgressReport): Route[] {
+/**
+ * The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress; and what the
+ * operations service asks of it for a rebuild: emptying its indices, and its backlog.
+ */
+export function searchRoutes(
+  search: SearchIndex,
+  graph: GraphIndex,
+  indexer: Pick<ChangeLogProcessor, 'progress' | 'backlog'>,
+): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -345,12 +352,21 @@ export function searchRoutes(search: SearchIndex, graph: GraphIndex, progress: (
     }),
     defineRoute({
       method: 'GET',
+      resource: '/internal/search-index/backlog',
+      family: 'restli',
+      access: { kind: 'internal' },
+      summary:
+        'The versioned change logs the search indexer has yet to apply: per input partition, the end of the log, its position and the difference; and in all.',
+      handle: async () => ({ body: await indexer.backlog() }),
+    }),
+    defineRoute({
+      method: 'GET',
       resource: '/openapi/operations/indices/progress',
       family: 'openapi',
       access: SYSTEM_OPERATIONS_ACCESS,
       summary:
-        "The search indexer's progress, as a whole and per hook (search, graph): per input partition, the last change log handled and its lag; counts of change logs applied and skipped; recent lag percentiles.",
-      handle: () => Promise.resolve({ body: progress() }),
+        "The search indexer's progress, as a whole and per hook (search, graph): per input partition, the last change log handled and how far behind the log it is now (0 when nothing is pending); its backlog (per partition: the end of the log, its position, the change logs pending; and in all); counts of change logs applied and skipped; recent lag percentiles.",
+      handle: async () => ({ body: await indexer.progress() }),
     }),
   ];
 }

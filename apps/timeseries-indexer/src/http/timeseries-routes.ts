@@ -11,7 +11,7 @@ import {
 } from '@strata/model';
 import { defineRoute, type Route, type RouteAccess } from '@strata/http';
 import { filterSchema, formatTaskId, TIMESERIES_MAX_LIMIT, type TaskId, type TimeseriesIndex } from '@strata/indices';
-import type { ProcessorProgressReport } from '@strata/change-log';
+import type { ChangeLogProcessor } from '@strata/change-log';
 
 /** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
 const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
@@ -49,12 +49,13 @@ const indexRef = { entity: z.string().min(1), aspect: z.string().min(1) };
 
 /**
  * The timeseries indexer's routes: `POST /aspects?action=getTimeseriesAspectValues`, its progress, and the internal
- * routes the operations service does index maintenance through (sizes, counts, truncation tasks and their status).
+ * routes the operations service does index maintenance through (sizes, counts, truncation tasks and their status,
+ * emptying the indices and the backlog for a rebuild).
  */
 export function timeseriesRoutes(
   index: TimeseriesIndex,
   registry: EntityRegistry,
-  progress: () => ProcessorProgressReport,
+  indexer: Pick<ChangeLogProcessor, 'progress' | 'backlog'>,
 ): Route[] {
   return [
     defineRoute({
@@ -133,8 +134,17 @@ export function timeseriesRoutes(
       family: 'openapi',
       access: SYSTEM_OPERATIONS_ACCESS,
       summary:
-        "The timeseries indexer's progress: per input partition, the last change log applied and its lag; counts of change logs applied and skipped.",
-      handle: () => Promise.resolve({ body: progress() }),
+        "The timeseries indexer's progress: per input partition, the last change log applied and how far behind the log it is now (0 when nothing is pending); its backlog (per partition: the end of the log, its position, the change logs pending; and in all); counts of change logs applied and skipped.",
+      handle: async () => ({ body: await indexer.progress() }),
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/internal/timeseries-index/backlog',
+      family: 'restli',
+      access: { kind: 'internal' },
+      summary:
+        'The timeseries change logs the timeseries indexer has yet to apply: per input partition, the end of the log, its position and the difference; and in all.',
+      handle: async () => ({ body: await indexer.backlog() }),
     }),
     defineRoute({
       method: 'GET',
