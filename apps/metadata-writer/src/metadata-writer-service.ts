@@ -21,6 +21,7 @@ export interface MetadataWriterServiceOptions {
   readonly topics: TopicNames;
   /** The clock (audit stamps, outcomes) and the timers (the outbox relay's retries). */
   readonly scheduler: Scheduler;
+  /** Outbox publishing failures, and every proposal the writer refuses. */
   readonly logger: { warn(details: object, message: string): void };
   /** Consumer group of the writers (DataHub's mce-consumer uses `generic-mce-consumer-job-client`). */
   readonly groupId: string;
@@ -57,6 +58,7 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     systemActor: options.systemActor,
     maxAspectBytes: options.maxAspectBytes,
     ...(options.marksOf === undefined ? {} : { marksOf: options.marksOf }),
+    logger: options.logger,
   });
   let subscription: Subscription | undefined;
   return {

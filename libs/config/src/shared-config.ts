@@ -81,6 +81,12 @@ export const limitsConfig = {
 export const listenerConfig = (defaultPort: number) => ({
   HOST: z.string().default('127.0.0.1').describe('Interface to listen on. Use 0.0.0.0 in a container.'),
   PORT: env.port().default(defaultPort).describe('HTTP port (0 picks a free one).'),
+  ACCESS_LOG_LEVEL: z
+    .enum(['info', 'debug', 'off'])
+    .default('info')
+    .describe(
+      'Access log: one line per HTTP request (method, declared route, path without its query string, status, duration, actor, request id, and why a write was refused): `info`; `debug` (seen only with LOG_LEVEL=debug, except answers 5xx, which stay at warn or error); `off`. Health probes and metric scrapes are logged at debug.',
+    ),
 });
 
 /** Kafka client settings of a service, from its configuration; undefined when the embedded log is configured. */

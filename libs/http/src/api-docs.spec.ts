@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { validateOpenApi } from '@strata/testing';
 import { documentedPath, exampleOf, openApiDocument, sampleOf } from './api-docs';
 import { createHttpApp } from './create-http-app';
+import { prefersJson } from './home-page';
 import { listen, type RunningServer } from './http-server';
 import { defineRoute, type AnyRoute, type ForwardedRoute } from './route';
 import { describeRoute } from './service-table';
@@ -13,7 +14,7 @@ const local = [
     resource: '/aspects',
     action: 'ingestProposal',
     family: 'restli',
-    access: { kind: 'open' },
+    access: { kind: 'writes' },
     summary: 'Ingest one aspect.',
     body: z.object({ proposal: z.record(z.string(), z.unknown()), async: z.enum(['true', 'false']).optional() }),
     query: z.object({ wait: z.enum(['indexed']).optional() }),
@@ -25,7 +26,7 @@ const local = [
     resource: '/aspects',
     key: { name: 'urn', description: 'Entity URN.' },
     family: 'restli',
-    access: { kind: 'open' },
+    access: { kind: 'resource', group: 'ENTITY', operations: ['READ'], resource: { in: 'key' }, message: 'No.' },
     summary: 'One version of one aspect.',
     query: z.object({ aspect: z.string().min(1), version: z.coerce.number().int().default(0) }),
     handle: () => Promise.resolve({ body: {} }),
@@ -47,7 +48,7 @@ const forwarded: ForwardedRoute = {
   key: undefined,
   action: 'search',
   family: 'restli',
-  access: { kind: 'open' },
+  access: { kind: 'caller', always: true },
   summary: 'Search.',
   description: 'Served by the search indexer.',
   query: undefined,
@@ -91,6 +92,8 @@ describe('generated documentation', () => {
 
   /** Every route the app mounts: its own (health, metrics, the documentation) and those given. */
   const mounted = [
+    'GET /',
+    'GET /openapi/swagger-ui',
     'GET /health',
     'GET /metrics',
     'GET /restli/docs',
@@ -130,15 +133,8 @@ describe('generated documentation', () => {
       schema: forwarded.body,
       example: { input: 'string', entity: 'string' },
     });
-    expect(search?.parameters).toEqual([
-      {
-        name: 'action',
-        in: 'query',
-        required: true,
-        description: 'The Rest.li action.',
-        schema: { type: 'string', const: 'search' },
-      },
-    ]);
+    // The action is in the path alone: a required `action` parameter is a field Swagger UI refuses to send empty.
+    expect(search?.parameters).toBeUndefined();
     const read = document.paths['/aspects/{urn}']?.['get'];
     expect(read?.parameters).toEqual([
       { name: 'urn', in: 'path', required: true, description: 'Entity URN.', schema: { type: 'string' } },
@@ -154,18 +150,96 @@ describe('generated documentation', () => {
       expect(page).toContain(`<span class="method">${method}</span> <code>${path.replace(/&/g, '&#38;')}</code>`);
     }
     expect(page).toContain('<code>proposal</code></td><td>map</td><td>yes</td>');
+    expect(page).toContain('<p class="access">Access: Open to everyone, without credentials.</p>');
     expect(page).toContain(
       `curl -X POST &#39;http://127.0.0.1:${server.port}/aspects?action=ingestProposal&#39; \\\n  -H &#39;X-RestLi-Protocol-Version: 2.0.0&#39;`,
     );
     expect(page).toContain(`/aspects/&#60;urn&#62;?aspect=string`);
   });
 
-  it('serves Swagger UI on the document', async () => {
-    const page = await fetch(`${base}/openapi/swagger-ui/index.html`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain("url: '/openapi/v3/api-docs'");
-    const script = await fetch(`${base}/openapi/swagger-ui/swagger-ui-bundle.js`);
-    expect(script.status).toBe(200);
+  it('declares the access token, and on each operation the security, access sentence and declaration of its route', async () => {
+    const document = (await (await fetch(`${base}/openapi/v3/api-docs`)).json()) as {
+      components: { securitySchemes: Record<string, Record<string, unknown>> };
+      paths: Record<
+        string,
+        Record<string, { security: unknown; description: string; 'x-strata-access': unknown; summary: string }>
+      >;
+    };
+    expect(document.components.securitySchemes).toEqual({
+      accessToken: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }) as unknown,
+    });
+    expect(document.components.securitySchemes['accessToken']?.['description']).toContain(
+      '`Authorization: Basic <client id>:<client secret>`',
+    );
+    const ingest = document.paths['/aspects?action=ingestProposal']?.['post'];
+    expect(ingest?.security).toEqual([{ accessToken: [] }]);
+    expect(ingest?.['x-strata-access']).toEqual({ kind: 'writes' });
+    expect(ingest?.description).toMatch(
+      /^\*\*Access:\*\* Any caller; each proposal then needs .* With authentication off, no token is needed: a request without one acts as the anonymous user\.$/,
+    );
+    const read = document.paths['/aspects/{urn}']?.['get'];
+    expect(read?.security).toEqual([{ accessToken: [] }]);
+    expect(read?.description).toContain(
+      "**Access:** Needs DataHub's ENTITY READ privilege on the entity in the path, with authentication on. With authentication off, no token is needed: a request without one acts as the anonymous user.",
+    );
+    const search = document.paths['/entities?action=search']?.['post'];
+    expect(search?.description).toBe(
+      'Served by the search indexer.\n\n**Access:** Any caller; credentials are needed with authentication on or off.',
+    );
+    const versions = document.paths['/schema-registry/api/subjects/{subject}/versions']?.['get'];
+    expect(versions?.security).toEqual([]);
+    expect(versions?.['x-strata-access']).toEqual({ kind: 'open' });
+    expect(versions?.description).toBe('**Access:** Open to everyone, without credentials.');
+  });
+
+  it('serves Swagger UI at its plain path, with or without the trailing slash, and at index.html, with its assets', async () => {
+    for (const path of ['/openapi/swagger-ui', '/openapi/swagger-ui/', '/openapi/swagger-ui/index.html']) {
+      const page = await fetch(`${base}${path}`, { redirect: 'manual' });
+      expect({ path, status: page.status, type: page.headers.get('content-type') }).toEqual({
+        path,
+        status: 200,
+        type: 'text/html; charset=utf-8',
+      });
+      expect(await page.text()).toContain("url: '/openapi/v3/api-docs'");
+    }
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
+      expect((await fetch(`${base}/openapi/swagger-ui/${asset}`)).status).toBe(200);
+    }
+  });
+
+  it('answers GET / with a page linking the documentation, health and configuration, with example requests', async () => {
+    const response = await fetch(`${base}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('vary')).toBe('Accept');
+    const page = await response.text();
+    for (const href of ['/openapi/swagger-ui', '/restli/docs', '/openapi/v3/api-docs', '/health']) {
+      expect(page).toContain(`<a href="${href}">`);
+    }
+    // Only what this process serves: it has no /config.
+    expect(page).not.toContain('/config');
+    expect(page).toContain(`curl -X POST &#39;http://127.0.0.1:${server.port}/aspects?action=ingestProposal&#39;`);
+    expect(page).toContain(`curl -X POST &#39;http://127.0.0.1:${server.port}/entities?action=search&#39;`);
+    // Self-contained: no script, no image, no style sheet; its links are paths of this server (or inline data).
+    expect(page).not.toMatch(/<(script|img|iframe)\b|rel="stylesheet"|\ssrc=/);
+    for (const [, href] of page.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^(\/|data:)/);
+  });
+
+  it('answers GET / with the same links as JSON to a client that asks for JSON', async () => {
+    const response = await fetch(`${base}/`, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      name: 'Test service',
+      version: '1',
+      description: 'Routes under test.',
+      links: {
+        swaggerUi: '/openapi/swagger-ui',
+        restliDocs: '/restli/docs',
+        openApi: '/openapi/v3/api-docs',
+        health: '/health',
+      },
+    });
   });
 });
 
@@ -184,6 +258,17 @@ describe('documentation helpers', () => {
     expect(exampleOf(describeRoute(local[0]!))).toEqual({ body: { proposal: { entityType: 'dataset' } } });
     expect(sampleOf({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 5 }] })).toBe(5);
     expect(sampleOf({ type: 'array', items: { enum: ['a', 'b'] } })).toEqual(['a']);
+  });
+
+  it('chooses JSON for the front door only when the client prefers it to HTML', () => {
+    expect(prefersJson('application/json')).toBe(true);
+    expect(prefersJson('application/json, text/plain, */*')).toBe(true);
+    expect(prefersJson('text/html;q=0.5, application/*')).toBe(true);
+    expect(prefersJson(undefined)).toBe(false);
+    expect(prefersJson('*/*')).toBe(false);
+    expect(prefersJson('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(false);
+    expect(prefersJson('application/json;q=0.5, text/html')).toBe(false);
+    expect(prefersJson('application/json;q=0, */*')).toBe(false);
   });
 
   it('keeps operation ids unique', () => {

@@ -1,4 +1,5 @@
 import type { JsonSchema, RouteExample } from './route';
+import { appliesAlways, describeAccess, type RouteAccess } from './route-access';
 import type { RouteDescriptor } from './service-table';
 
 /**
@@ -43,6 +44,24 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   },
 };
 
+/** The name of the access-token scheme in `components.securitySchemes`. */
+const ACCESS_TOKEN_SCHEME = 'accessToken';
+
+/**
+ * How a caller authenticates, as OpenAPI security schemes: an access token (Swagger UI's Authorize button sends it as
+ * `Authorization: Bearer <token>`). The system client's `Basic <id>:<secret>` is described, not declared: OpenAPI's
+ * `basic` scheme is base64 of the pair, which DataHub's convention is not, so a client following it would be refused.
+ */
+const SECURITY_SCHEMES = {
+  [ACCESS_TOKEN_SCHEME]: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "A DataHub access token, sent as `Authorization: Bearer <token>`: a session token from logging in, or a personal access token. Routes that need no credentials ignore it. The deployment's system client authenticates instead with `Authorization: Basic <client id>:<client secret>` — the pair itself, not base64-encoded, as DataHub writes it — which this scheme cannot send: use it from curl or DataHub's clients.",
+  },
+} as const;
+
 const ERROR_SCHEMA_OF_FAMILY = {
   restli: 'RestliError',
   openapi: 'OpenApiError',
@@ -52,7 +71,9 @@ const ERROR_SCHEMA_OF_FAMILY = {
 /**
  * The path a route is documented under: its resource with `{name}` for path parameters (`/entitiesV2/{urn}`,
  * `/subjects/{subject}`), and `?action=<name>` for a Rest.li action, which is how clients address one
- * (`/aspects?action=ingestProposal`) and keeps the actions of one resource apart.
+ * (`/aspects?action=ingestProposal`) and keeps the actions of one resource apart. The action is part of the path
+ * only, not a parameter too: Swagger UI (swagger-client) keeps the query written in a path and appends the parameters
+ * to it, whereas a required `action` parameter would be one more field to fill in before a request can be sent.
  */
 export function documentedPath(route: RouteDescriptor): string {
   const resource = route.resource.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -72,7 +93,7 @@ export function openApiDocument(routes: readonly RouteDescriptor[], info: ApiInf
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, description: info.description },
     paths,
-    components: { schemas: ERROR_SCHEMAS },
+    components: { schemas: ERROR_SCHEMAS, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
@@ -82,8 +103,14 @@ function operation(route: RouteDescriptor, operationId: string): OpenApiObject {
   return {
     operationId,
     summary: route.summary,
-    ...(route.description === undefined ? {} : { description: route.description }),
+    description: [route.description, `**Access:** ${accessText(route.access)}`]
+      .filter((part) => part !== undefined)
+      .join('\n\n'),
     tags: [tagOf(route)],
+    // No requirement for an open route; a token otherwise (whether it is needed with authentication off is said in
+    // the description: OpenAPI cannot make a requirement depend on the deployment's configuration).
+    security: route.access.kind === 'open' ? [] : [{ [ACCESS_TOKEN_SCHEME]: [] }],
+    'x-strata-access': route.access,
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(body === undefined || route.method === 'GET' || route.method === 'DELETE'
       ? {}
@@ -110,7 +137,22 @@ function operation(route: RouteDescriptor, operationId: string): OpenApiObject {
   };
 }
 
-/** Path parameters, the `action`, then the query parameters the query schema declares. */
+/**
+ * Who may call a route ({@link describeAccess}), and, for a check that applies only with authentication on and whose
+ * sentence does not say when credentials are needed, what authentication off means for the token.
+ */
+function accessText(access: RouteAccess): string {
+  const sentence = describeAccess(access);
+  if (access.kind === 'open' || access.kind === 'internal' || access.kind === 'caller' || appliesAlways(access)) {
+    return sentence;
+  }
+  return `${sentence} With authentication off, no token is needed: a request without one acts as the anonymous user.`;
+}
+
+/**
+ * Path parameters, then the query parameters the query schema declares (with the route's example value, which
+ * Swagger UI fills in). The Rest.li action is in the path (see {@link documentedPath}).
+ */
 function parametersOf(route: RouteDescriptor): OpenApiObject[] {
   const parameters: OpenApiObject[] = [];
   for (const match of route.resource.matchAll(/:([A-Za-z0-9_]+)/g)) {
@@ -125,22 +167,15 @@ function parametersOf(route: RouteDescriptor): OpenApiObject[] {
       schema: { type: 'string' },
     });
   }
-  if (route.action !== undefined) {
-    parameters.push({
-      name: 'action',
-      in: 'query',
-      required: true,
-      description: 'The Rest.li action.',
-      schema: { type: 'string', const: route.action },
-    });
-  }
   for (const field of fieldsOf(route.query)) {
+    const example = route.example?.query?.[field.name];
     parameters.push({
       name: field.name,
       in: 'query',
       required: field.required,
       ...(field.description === undefined ? {} : { description: field.description }),
       schema: field.schema,
+      ...(example === undefined ? {} : { example }),
     });
   }
   return parameters;
@@ -307,6 +342,7 @@ export function restliDocsPage(routes: readonly RouteDescriptor[], title: string
       <h3><span class="method">${route.method}</span> <code>${escape(documentedPath(route))}</code></h3>
       <p>${escape(route.summary)}</p>
       ${route.description === undefined ? '' : `<p class="description">${escape(route.description)}</p>`}
+      <p class="access">Access: ${escape(accessText(route.access))}</p>
       ${table(
         'Parameters',
         ['Name', 'In', 'Type', 'Required', ''],

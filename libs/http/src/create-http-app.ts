@@ -2,8 +2,14 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Registry } from 'prom-client';
 import { dirname } from 'node:path';
 import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
+import type { AccessLogOptions } from './access-log';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
-import { mountRoutes, type RouteGuard } from './mount-routes';
+import { homeResponse } from './home-page';
+import { HttpMetrics } from './http-metrics';
+import { mergeExpositions } from './metrics-exposition';
+import { mountRoutes, type ContextFactory, type RouteGuard } from './mount-routes';
+import { processMetrics } from './process-metrics';
+import { RequestObserver } from './request-observer';
 import { createRequestContextFactory, type Caller } from './request-context';
 import { defineRoute, isInternalRoute, type AnyRoute, type Route } from './route';
 import { describeRoute, describeService, serviceTablePath, type ReadModelDescriptor } from './service-table';
@@ -47,8 +53,16 @@ export interface HttpAppOptions {
   readonly serviceTable?: { readonly service: string; readonly readModels: readonly ReadModelDescriptor[] };
   /** Serve documentation of every mounted route (`/restli/docs`, `/openapi/v3/api-docs`, Swagger UI). */
   readonly documentation?: ApiInfo;
-  /** Prometheus metrics served at `/metrics` (several registries are merged at each scrape). */
+  /**
+   * The services' Prometheus metrics, served at `/metrics` beside the process's own (CPU, memory, event loop) and its
+   * HTTP server's (`strata_http_*`), which every process serves. The registries are merged at each scrape into one
+   * valid exposition (see {@link mergeExpositions}).
+   */
   readonly metrics?: readonly Registry[];
+  /** One line per request answered (see {@link AccessLogOptions}); absent, requests are measured but not logged. */
+  readonly accessLog?: AccessLogOptions;
+  /** A monotonic clock in milliseconds, timing requests (injected: tests pass their own). Default `performance.now`. */
+  readonly monotonicNow?: () => number;
 }
 
 /**
@@ -57,7 +71,14 @@ export interface HttpAppOptions {
  * body as JSON whatever its Content-Type; a forwarded one streams it.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
-  const routes: AnyRoute[] = [...ownRoutes(options), ...options.routes];
+  const httpMetrics = new HttpMetrics();
+  const observer = new RequestObserver({
+    metrics: httpMetrics,
+    ...(options.accessLog === undefined ? {} : { accessLog: options.accessLog }),
+    monotonicNow: options.monotonicNow ?? (() => performance.now()),
+    quietRoutes: [HEALTH_PATH, METRICS_PATH],
+  });
+  const routes: AnyRoute[] = [...ownRoutes(options, httpMetrics), ...options.routes];
   if (options.documentation !== undefined) {
     routes.push(...documentationRoutes(options.documentation, () => routes.filter((route) => !isInternalRoute(route))));
   }
@@ -65,15 +86,22 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  // First, so that every request is measured and logged, whatever answers it, with the path as the client sent it.
+  app.use(observer.observe);
   app.use(frontendPrefix);
   const authenticate = options.authenticate;
-  const contextFor = createRequestContextFactory({
+  const buildContext = createRequestContextFactory({
     newId: options.newId,
     actorOf: (request, open) =>
       authenticate === undefined
         ? options.anonymousActor
         : authenticate({ path: request.path, open, header: (name) => request.get(name) }),
   });
+  const contextFor: ContextFactory = async (request, open) => {
+    const context = await buildContext(request, open);
+    observer.identified(request, context);
+    return context;
+  };
   app.use(
     mountRoutes(express.Router(), routes, contextFor, {
       maxBodyBytes: options.maxBodyBytes,
@@ -83,6 +111,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   // Swagger UI's scripts and styles, beside its page (a documented route).
   if (options.documentation !== undefined) app.use(SWAGGER_UI, express.static(swaggerUiAssets(), { index: false }));
   app.use(notFoundHandler);
+  app.use(observer.recordError);
   app.use(createErrorHandler(options.logger));
   return app;
 }
@@ -103,10 +132,13 @@ function frontendPrefix(request: Request, _response: Response, next: NextFunctio
   next();
 }
 
-function ownRoutes(options: HttpAppOptions): Route[] {
+const HEALTH_PATH = '/health';
+const METRICS_PATH = '/metrics';
+
+function ownRoutes(options: HttpAppOptions, httpMetrics: HttpMetrics): Route[] {
   const health = defineRoute({
     method: 'GET',
-    resource: '/health',
+    resource: HEALTH_PATH,
     family: 'restli',
     access: { kind: 'open' },
     summary: 'Readiness: 200 once the process accepts work, 503 before and while stopping.',
@@ -115,16 +147,29 @@ function ownRoutes(options: HttpAppOptions): Route[] {
         options.isReady() ? { body: { status: 'ok' } } : { status: 503, body: { status: 'unavailable' } },
       ),
   });
+  // The process's own metrics first, then its HTTP server's, then its services'; a registry given twice is read once.
+  const registries = [...new Set([processMetrics(), httpMetrics.registry, ...(options.metrics ?? [])])];
+  // A collision is reported once per family: it recurs at every scrape, and is a bug of the registries, not the scrape.
+  const reported = new Set<string>();
   const metrics = defineRoute({
     method: 'GET',
-    resource: '/metrics',
+    resource: METRICS_PATH,
     family: 'restli',
     access: { kind: 'open' },
     summary: "The process's Prometheus metrics, in the text exposition format.",
     handle: async () => {
-      const texts = await Promise.all((options.metrics ?? []).map((registry) => registry.metrics()));
+      const texts = await Promise.all(registries.map((registry) => registry.metrics()));
       return {
-        text: texts.filter((text) => text !== '').join('\n'),
+        text: mergeExpositions(texts, ({ family, problem }) => {
+          if (reported.has(family)) return;
+          reported.add(family);
+          options.logger.error(
+            { metric: family, problem },
+            problem === 'type'
+              ? 'two metric registries declare this metric with different types; /metrics serves the first only'
+              : 'two metric registries give the same series of this metric; /metrics serves the first only',
+          );
+        }),
         headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
       };
     },
@@ -149,9 +194,27 @@ function swaggerUiAssets(): string {
   return dirname(require.resolve('swagger-ui-dist/package.json'));
 }
 
-/** `/restli/docs`, `/openapi/v3/api-docs` and Swagger UI's page, describing `routes()` (themselves included). */
+/**
+ * The front door (`/`), `/restli/docs`, `/openapi/v3/api-docs` and Swagger UI's page, describing `routes()`
+ * (themselves included).
+ */
 function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): Route[] {
   return [
+    defineRoute({
+      method: 'GET',
+      resource: '/',
+      family: 'restli',
+      access: { kind: 'open' },
+      summary:
+        'What this server is, with links to its documentation, health and configuration and example requests: an HTML page, or JSON for a client that asks for it (`Accept: application/json`).',
+      handle: ({ context }) =>
+        Promise.resolve(
+          homeResponse(info, routes().map(describeRoute), {
+            accept: context.header('accept'),
+            baseUrl: baseUrlOf(context.header('host')),
+          }),
+        ),
+    }),
     defineRoute({
       method: 'GET',
       resource: '/restli/docs',
@@ -172,15 +235,22 @@ function documentationRoutes(info: ApiInfo, routes: () => readonly AnyRoute[]): 
       summary: 'The OpenAPI 3.1 document of every route.',
       handle: () => Promise.resolve({ body: openApiDocument(routes().map(describeRoute), info) }),
     }),
-    defineRoute({
-      method: 'GET',
-      resource: `${SWAGGER_UI}/index.html`,
-      family: 'openapi',
-      access: { kind: 'open' },
-      summary: 'Swagger UI on the OpenAPI document.',
-      handle: () =>
-        Promise.resolve({ text: swaggerUiPage(info.title), headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
-    }),
+    // At its plain path (with or without the trailing slash) and at index.html: the page loads its assets by absolute
+    // paths, so it is the same page at either.
+    ...[SWAGGER_UI, `${SWAGGER_UI}/index.html`].map((resource) =>
+      defineRoute({
+        method: 'GET',
+        resource,
+        family: 'openapi',
+        access: { kind: 'open' },
+        summary: 'Swagger UI on the OpenAPI document.',
+        handle: () =>
+          Promise.resolve({
+            text: swaggerUiPage(info.title),
+            headers: { 'Content-Type': 'text/html; charset=utf-8' },
+          }),
+      }),
+    ),
   ];
 }
 
@@ -195,6 +265,7 @@ function swaggerUiPage(title: string): string {
   <meta charset="utf-8">
   <title>${title.replace(/[&<>"']/g, '')}</title>
   <link rel="stylesheet" href="${SWAGGER_UI}/swagger-ui.css">
+  <link rel="icon" type="image/png" href="${SWAGGER_UI}/favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>

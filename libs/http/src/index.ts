@@ -48,6 +48,7 @@ export type { RouteCall, RouteCaller } from './route-call';
 export type { ForwardingOptions, ServiceBehind } from './route-forwarding';
 export { documentedPath, exampleRequest, openApiDocument, restliDocsPage } from './api-docs';
 export type { ApiInfo } from './api-docs';
+export type { AccessLogger, AccessLogLevel, AccessLogOptions } from './access-log';
 export { createHttpApp } from './create-http-app';
 export type { AuthenticationRequest, Authenticator, HttpAppOptions } from './create-http-app';
 export { runService } from './run-service';

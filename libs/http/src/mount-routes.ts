@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { BadRequestError, decodeUrnPathSegment } from '@strata/model';
+import { documentedPath } from './api-docs';
 import type { EndpointFamily } from './errors';
 import type { AnyRoute, RequestContext } from './route';
 import { assertAccessDeclared } from './route-access';
@@ -35,6 +36,18 @@ export interface MountOptions {
   readonly guard?: RouteGuard;
 }
 
+/** Where a request's declared route is kept for the metrics and the access log (`response.locals`). */
+const routeLocal = 'route';
+
+/**
+ * The declared route that handled a request, as documented (`/entitiesV2/{urn}`, `/aspects?action=ingestProposal`);
+ * undefined when no route claimed it. Never the request's own path: its cardinality is unbounded.
+ */
+export function declaredRouteOf(response: Response): string | undefined {
+  const route: unknown = response.locals[routeLocal];
+  return typeof route === 'string' ? route : undefined;
+}
+
 /** Response header naming the Rest.li protocol version Strata speaks. */
 const restliProtocolHeader = 'X-RestLi-Protocol-Version';
 
@@ -64,6 +77,8 @@ export function mountRoutes(
     router.all(path, (request, response, next) => {
       const family = group[0]?.family ?? 'restli';
       response.locals['family'] = family;
+      // Until its action is known, a request is of its path's routes (`/aspects`, `/entitiesV2/{urn}`).
+      if (group[0] !== undefined) response.locals[routeLocal] = documentedPath({ ...group[0], action: undefined });
       dispatch(group, request, response, contextFor, readRaw, options)
         .then(() => undefined)
         .catch(next);
@@ -91,6 +106,7 @@ async function dispatch(
   options.guard?.admit(group, context);
   const route = select(group, request, response);
   if (!route) return;
+  response.locals[routeLocal] = documentedPath(route);
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
   const { action: _action, ...query } = request.query as Record<string, unknown>;
   const first = group[0];

@@ -6,6 +6,7 @@ import { createEventSerde, topicNamesFrom, type EventSerde, type TopicNames } fr
 import {
   createHttpApp,
   listen,
+  type AccessLogLevel,
   type AnyRoute,
   type Authenticator,
   type RouteGuard,
@@ -26,6 +27,8 @@ export interface HostSettings extends EngineSettings, TopicSettings {
   readonly HOST: string;
   readonly PORT: number;
   readonly LOG_LEVEL: string;
+  /** How much the access log says (`ACCESS_LOG_LEVEL` of `listenerConfig`). Default `info`. */
+  readonly ACCESS_LOG_LEVEL?: AccessLogLevel;
   /** An operator's own models, loaded beside the built-in ones (`docs/custom-models.md`). */
   readonly CUSTOM_MODELS_DIR?: string | undefined;
 }
@@ -115,6 +118,8 @@ export function hostServices(
           ...(hosted.authenticate === undefined ? {} : { authenticate: hosted.authenticate }),
           ...(hosted.guard === undefined ? {} : { guard: hosted.guard }),
           logger,
+          // On the process's stdout with every other line; a test harness reading it looks for the ready line only.
+          accessLog: { logger, level: settings.ACCESS_LOG_LEVEL ?? 'info' },
           isReady: () => ready,
           metrics: hosted.services.flatMap((service) => service.metrics),
           ...(table === undefined ? {} : { serviceTable: { service: table.name, readModels: table.readModels } }),

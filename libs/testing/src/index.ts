@@ -1,6 +1,7 @@
 export { authorizationHeaders, REFUSED_CREDENTIALS } from './credentials';
 export { eventually } from './eventually';
 export { validateOpenApi } from './openapi-validator';
+export { expositionLintProblems, expositionProblems } from './prometheus-exposition';
 export { datasetUrn, entityTypeOf, ingestProposalBatchBody, ingestProposalBody, proposalOf } from './proposals';
 export type { ProposalJson, ProposalOptions } from './proposals';
 export { TestHttpClient } from './http-client';

@@ -39,7 +39,7 @@ export interface ServiceProcessOptions {
 export async function startServiceProcess(options: ServiceProcessOptions): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [join(repositoryRoot, options.entry)], {
     cwd: repositoryRoot,
-    // LOG_LEVEL stays at info: the harness learns the port from the "… is ready" line (services log no requests).
+    // LOG_LEVEL stays at info: the harness learns the port from the "… is ready" line, among the access log's lines.
     env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: String(options.port ?? 0), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

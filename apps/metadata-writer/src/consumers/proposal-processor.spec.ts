@@ -57,6 +57,19 @@ class RecordingLog implements MessageLog {
   }
 }
 
+/** A logger that keeps the lines it is given. */
+class RecordingLogger {
+  readonly lines: { level: string; details: Record<string, unknown>; message: string }[] = [];
+
+  warn(details: object, message: string): void {
+    this.lines.push({ level: 'warn', details: { ...details }, message });
+  }
+
+  refusals(): Record<string, unknown>[] {
+    return this.lines.filter((line) => line.message === 'proposal refused').map((line) => line.details);
+  }
+}
+
 /** The headers the gateway puts on a proposal of request `requestId`. */
 function requestHeaders(requestId: string, more: Record<string, string> = {}): Record<string, string> {
   return {
@@ -115,6 +128,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
 describe('ProposalProcessor', () => {
   let store: SqliteAspectStore;
   let log: RecordingLog;
+  let logger: RecordingLogger;
   const relays: OutboxRelay[] = [];
 
   /** A processor on `on` (default: the store), its relay publishing to the recording log. */
@@ -139,6 +153,7 @@ describe('ProposalProcessor', () => {
       now: () => now,
       systemActor,
       maxAspectBytes: 16_000_000,
+      logger,
       ...options,
     });
   }
@@ -146,6 +161,7 @@ describe('ProposalProcessor', () => {
   beforeEach(() => {
     store = new SqliteAspectStore({ path: ':memory:' });
     log = new RecordingLog();
+    logger = new RecordingLogger();
   });
 
   afterEach(async () => {
@@ -367,6 +383,48 @@ describe('ProposalProcessor', () => {
       expect(await store.getEntity(urn)).toEqual([]);
       expect(await store.getVersion(good.entityUrn, 'status', 0)).toMatchObject({ value: { removed: false } });
     });
+
+    it('is logged once, with its urn, aspect, change type, request id, actor and the reason, and never its value', async () => {
+      const invalid = proposalOf(urn, 'noSuchAspect', { secretish: 'do-not-log-me' });
+      await processor().handleBatch([
+        recordOf(invalid, requestHeaders('request-bad')),
+        recordOf(good, requestHeaders('request-good')),
+      ]);
+
+      expect(logger.lines.map(({ level, message }) => ({ level, message }))).toEqual([
+        { level: 'warn', message: 'proposal refused' },
+      ]);
+      expect(logger.refusals()).toEqual([
+        expect.objectContaining({
+          urn,
+          aspect: 'noSuchAspect',
+          changeType: 'UPSERT',
+          requestId: 'request-bad',
+          actor: 'urn:li:corpuser:jdoe',
+          errorCode: 'validation',
+          reason: 'Unknown aspect noSuchAspect for entity dataset',
+        }),
+      ]);
+      expect(JSON.stringify(logger.lines)).not.toContain('do-not-log-me');
+    });
+
+    it('when undecodable, is logged under its record key with the reason, and its position in the log', async () => {
+      const garbage: LogRecord = { ...recordOf(good, {}, { offset: 41 }), key: urn, value: Buffer.from('garbage') };
+      await processor().handleBatch([garbage]);
+
+      expect(logger.refusals()).toEqual([
+        expect.objectContaining({
+          urn,
+          actor: systemActor,
+          errorCode: 'bad-request',
+          reason: expect.stringMatching(/neither Confluent-framed Avro/) as unknown,
+          topic: topics.metadataChangeProposal,
+          partition: 0,
+          offset: '41',
+        }),
+      ]);
+      expect(logger.refusals()[0]?.['requestId']).toBeUndefined();
+    });
   });
 
   describe('a proposal waiting for indexing (strata-await-indexing)', () => {
@@ -472,6 +530,16 @@ describe('ProposalProcessor', () => {
         { requestId: 'request-3', status: 'REJECTED', version: null },
       ]);
       expect(log.outcomes()[2]?.error).toContain('already exists');
+      // The refusal is logged with its reason, the proposals applied are not.
+      expect(logger.refusals()).toEqual([
+        expect.objectContaining({
+          urn,
+          aspect: 'status',
+          changeType: 'CREATE',
+          requestId: 'request-3',
+          reason: expect.stringContaining('already exists') as unknown,
+        }),
+      ]);
       // The entity is created once, by the first.
       expect(log.changeLogs().map((changeLog) => changeLog.aspectName)).toEqual([
         'datasetKey',
@@ -515,6 +583,35 @@ describe('ProposalProcessor', () => {
       expect(JSON.parse(lastChangeLog?.previousAspectValue?.value.toString() ?? 'null')).toMatchObject({
         description: 'theirs',
       });
+    });
+
+    it('logs a refusal once, when the batch deciding it is committed, however often it is decided', async () => {
+      await processor().handleBatch([recordOf(properties('first'), requestHeaders('request-1'))]);
+      let raced = false;
+      const racing = withCommit(store, async (commit) => {
+        if (!raced) {
+          raced = true;
+          await processor().handleBatch([recordOf(properties('theirs'), requestHeaders('request-theirs'))]);
+        }
+        await store.commit(commit);
+      });
+
+      await processor(racing).handleBatch([
+        recordOf(proposalOf(urn, 'noSuchAspect', { anything: true }), requestHeaders('request-bad')),
+        recordOf(properties('mine'), requestHeaders('request-mine')),
+      ]);
+
+      expect(raced).toBe(true);
+      expect(logger.refusals().map((refusal) => refusal['requestId'])).toEqual(['request-bad']);
+    });
+
+    it('logs no refusal of a batch given back to the log', async () => {
+      const failing = withCommit(store, () => Promise.reject(new Error('disk unavailable')));
+
+      await expect(
+        processor(failing).handleBatch([recordOf(proposalOf(urn, 'noSuchAspect', {}), requestHeaders('request-bad'))]),
+      ).rejects.toThrow('disk unavailable');
+      expect(logger.refusals()).toEqual([]);
     });
 
     it('gives the batch back to the log when conflicts persist past maxConflictRetries, having stored nothing', async () => {

@@ -11,7 +11,7 @@
  * - The batch is committed to the log only after its store commit is durable (the handler resolves after it).
  * - Records that cannot be decoded or fail validation are answered with a REJECTED outcome (when they carry a request
  *   id) and a `FailedMetadataChangeProposal_v1` record with the reason, and are committed past: one bad record never
- *   stops the stream.
+ *   stops the stream. Every refusal (those, and proposals the decision rejects) is logged once its commit is durable.
  * - A concurrent writer changing an aspect under us (`ConflictError`) makes the batch re-read and decide again; other
  *   errors (store unavailable) reject the batch, which the log redelivers after a backoff.
  *
@@ -43,6 +43,11 @@ import { changeLogRecordOf } from './change-log-records';
 import { defaultAspectNames } from '../domain/default-aspects';
 import type { OutboxRelay } from './outbox-relay';
 
+/** The part of a logger the processor needs (pino's signature). */
+export interface ProposalProcessorLogger {
+  warn(details: object, message: string): void;
+}
+
 export interface ProposalProcessorOptions {
   readonly store: AspectStore;
   readonly registry: EntityRegistry;
@@ -63,6 +68,17 @@ export interface ProposalProcessorOptions {
    * security checks read; docs/adr/0020). Default: none.
    */
   readonly marksOf?: (urn: string, aspect: string | undefined) => readonly string[];
+  /**
+   * Where each refused proposal is logged, once (after the commit recording its refusal): urn, aspect, change type,
+   * request id, actor and the reason — never the aspect's value.
+   */
+  readonly logger: ProposalProcessorLogger;
+}
+
+/** A proposal refused by the batch being decided: logged once the batch's commit is durable. */
+interface Refusal {
+  readonly candidate: Candidate;
+  readonly outcome: Extract<ProposalOutcome, { status: 'REJECTED' }>;
 }
 
 /** One record of a batch, decoded and validated as far as it goes: either a valid proposal or the reason it is not. */
@@ -160,13 +176,16 @@ export class ProposalProcessor {
     let mutations: AspectMutation[] = [];
     let outbox: OutboxRecord[] = [];
     let decided: Candidate[] = [];
+    let refused: Refusal[] = [];
     const commit = async (): Promise<void> => {
       await this.options.store.commit({
         mutations,
         outbox,
         appliedProposalIds: decided.map((candidate) => candidate.proposalId),
       });
-      [mutations, outbox, decided] = [[], [], []];
+      // Logged only now: a batch decided again after losing a race would otherwise log its refusals twice.
+      for (const refusal of refused) this.logRefusal(refusal);
+      [mutations, outbox, decided, refused] = [[], [], [], []];
     };
     for (const candidate of pending) {
       // A delete reports how many timeseries values it removes: what the batch decided before it is committed first,
@@ -177,7 +196,9 @@ export class ProposalProcessor {
       const headers = recordHeaders(candidate.record);
       if (candidate.failure) {
         const { code, message } = candidate.failure;
-        outbox.push(...this.rejection(candidate, { status: 'REJECTED', errorCode: code, error: message }, headers));
+        const outcome = { status: 'REJECTED', errorCode: code, error: message } as const;
+        outbox.push(...this.rejection(candidate, outcome, headers));
+        refused.push({ candidate, outcome });
         continue;
       }
       const urn = candidate.proposal.urn.toString();
@@ -190,6 +211,7 @@ export class ProposalProcessor {
       );
       if (decision.outcome.status === 'REJECTED') {
         outbox.push(...this.rejection(candidate, decision.outcome, headers));
+        refused.push({ candidate, outcome: decision.outcome });
         continue;
       }
       state.apply(decision.mutations);
@@ -258,6 +280,30 @@ export class ProposalProcessor {
         deletedTimeseriesRows: !rejected && outcome.deleted ? outcome.deleted.timeseriesRows : null,
       }),
     };
+  }
+
+  /**
+   * One line per refused proposal: what it was for (as far as it decoded), who sent it, why it was refused, and where
+   * it is in the log (what identifies a proposal without a request id, from a direct producer).
+   */
+  private logRefusal({ candidate, outcome }: Refusal): void {
+    const { record, decoded } = candidate;
+    this.options.logger.warn(
+      {
+        urn: decoded?.entityUrn ?? record.key,
+        aspect: decoded?.aspectName ?? undefined,
+        changeType: decoded?.changeType,
+        requestId: candidate.requestId,
+        traceId: record.headers[RecordHeader.traceId],
+        actor: candidate.actor,
+        errorCode: outcome.errorCode,
+        reason: outcome.error,
+        topic: record.topic,
+        partition: record.partition,
+        offset: record.offset,
+      },
+      'proposal refused',
+    );
   }
 
   /** A REJECTED outcome (for proposals with a request id) and a failed-proposal record with the reason. */

@@ -112,7 +112,7 @@ export class TestUpkeep {
         registers,
       }),
       taskTotal: new Gauge({
-        name: 'strata_metadata_tests_task_entities_total',
+        name: 'strata_metadata_tests_task_entities_estimated',
         help: 'Entities the running re-evaluation goes over (an estimate).',
         registers,
       }),
