@@ -131,6 +131,16 @@ describe('evaluateTest', () => {
     }
   });
 
+  it("given a definition without on — DataHub's sample data holds {} — then it selects no entity", () => {
+    const sampleData = parse('{}');
+    const rulesOnly = parse({ rules: { property: 'ownership.owners.owner', operator: 'exists' } });
+    for (const test of [sampleData, rulesOnly]) {
+      expect(test.types).toEqual([]);
+      expect(evaluateTest(test, dataset({}))).toBeUndefined();
+      expect(evaluateTest(test, dataset({ ownership: owned('urn:li:corpuser:jdoe') }))).toBeUndefined();
+    }
+  });
+
   it("given DataHub's older spellings, then match, query, operation and negate work", () => {
     const test = parse({
       match: { types: ['dataset'] },
@@ -163,7 +173,9 @@ describe('evaluateTest', () => {
 describe('parseTestDefinition', () => {
   it.each([
     ['{not json', /^definition: not JSON/],
-    [{ rules: {} }, /must have an on clause/],
+    [{ on: {} }, /definition\.on\.types: must be a non-empty list/],
+    [{ on: 'dataset' }, /definition\.on: must be an object/],
+    ['[]', /^definition: must be an object/],
     [{ on: { types: 'dataset' } }, /definition\.on\.types: must be a non-empty list/],
     [{ on: { types: ['spaceship'] } }, /definition\.on\.types\[0\]: unknown entity type spaceship/],
     [

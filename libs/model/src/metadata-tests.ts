@@ -17,7 +17,8 @@ import type { AvroSchema } from './record-schema';
  * element, so a path names every value reached (`ownership.owners.owner`: every owner). A predicate is true when any
  * value it reaches satisfies the operator, as DataHub's engine decides; an absent value reaches nothing, so every
  * operator is false for it — `exists` included — and only a `not` makes it true. An empty `rules` (`{}`, `[]`, or
- * none) passes every selected entity.
+ * none) passes every selected entity. A definition without `on` (`{}` included) selects no entity: evaluating it never
+ * passes or fails anything.
  *
  * Parsing checks everything a definition names against the registry (entity types, aspects, field paths, operators)
  * and refuses, with the path of the fault, a definition that does not parse or nests deeper than
@@ -68,6 +69,7 @@ export type TestPredicate =
 
 /** A parsed test definition. */
 export interface TestDefinition {
+  /** The entity types `on` selects; none when the definition has no `on`. */
   readonly types: readonly string[];
   readonly conditions: TestPredicate | undefined;
   readonly rules: TestPredicate | undefined;
@@ -96,7 +98,11 @@ export function parseTestDefinition(definition: unknown, registry: EntityRegistr
   }
   const root = objectAt(json, 'definition');
   const on = root['on'] ?? root['match'];
-  if (on === undefined) throw new ValidationError('definition: a test definition must have an on clause');
+  // DataHub stores a test without `on` (its own sample data holds `{}`) and its engine leaves it out of evaluation.
+  // Here it selects no entity, so its rules can never be evaluated, and are neither read nor checked.
+  if (on === undefined || on === null) {
+    return { types: [], conditions: undefined, rules: undefined, actions: root['actions'] };
+  }
   const onObject = objectAt(on, 'definition.on');
   const types = onObject['types'];
   if (!Array.isArray(types) || types.length === 0 || !types.every((type) => typeof type === 'string')) {

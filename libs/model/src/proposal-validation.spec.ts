@@ -494,8 +494,15 @@ describe('validateProposal: metadata tests', () => {
     expect(validateProposal(registry, valid).aspect.name).toBe('testInfo');
   });
 
+  it("given DataHub's sample test with an empty definition, or one without on, when validated, then it is accepted", () => {
+    for (const definition of ['{}', { rules: { property: 'ownership.owners.owner', operator: 'exists' } }]) {
+      expect(validateProposal(registry, test(definition)).value).toMatchObject({ definition: { type: 'JSON' } });
+    }
+  });
+
   it.each([
     ['{"on":', /^Invalid test definition: definition: not JSON/],
+    [{ on: {} }, /^Invalid test definition: definition\.on\.types: must be a non-empty list/],
     [
       { on: { types: ['spaceship'] } },
       /^Invalid test definition: definition\.on\.types\[0\]: unknown entity type spaceship/,

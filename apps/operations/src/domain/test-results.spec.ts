@@ -40,7 +40,12 @@ describe('metadata test outcomes', () => {
     const invalid: string[] = [];
     const tests = testsInForce(
       registry,
-      [owned, described, { ...charts, removed: true }, { urn: 'urn:li:test:broken', info: info({ rules: {} }) }],
+      [
+        owned,
+        described,
+        { ...charts, removed: true },
+        { urn: 'urn:li:test:broken', info: info({ on: { types: ['spaceship'] } }) },
+      ],
       (urn) => invalid.push(urn),
     );
     expect(tests.map((test) => test.urn)).toEqual(['urn:li:test:described', 'urn:li:test:owned']);
@@ -49,6 +54,15 @@ describe('metadata test outcomes', () => {
     expect(typesSelected(registry, charts.info)).toEqual(['chart']);
     expect(typesSelected(registry, undefined)).toBeUndefined();
     expect(entityTypeOf(registry, 'urn:li:corpUser:jdoe')).toBe('corpuser');
+  });
+
+  it("given a test without on — DataHub's sample data holds {} — then it is in force, selects no type, and is in neither list", () => {
+    const empty: StoredTest = { urn: 'urn:li:test:empty', info: info({}) };
+    const tests = testsInForce(registry, [owned, empty], () => undefined);
+    expect(tests.map((test) => test.urn)).toEqual(['urn:li:test:empty', 'urn:li:test:owned']);
+    expect(typesSelected(registry, empty.info)).toEqual([]);
+    const outcomes = outcomesOf('dataset', dataset({}), tests);
+    expect(outcomes).toEqual({ passing: [], failing: [expect.objectContaining({ test: 'urn:li:test:owned' })] });
   });
 
   it('given an entity, then selected tests pass or fail and the others are in neither list', () => {
