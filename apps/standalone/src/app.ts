@@ -38,6 +38,8 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
     });
     return {
       services: [writer, indexer, audit, timeseries, operations, gateway],
+      // The gateway last: it writes the root user and the default policies at start, which the writer must take.
+      startTogether: [[writer, indexer, audit, timeseries, operations], [gateway]],
       routes: gateway.routes,
       documented: true,
       maxBodyBytes: config.MAX_BODY_BYTES,
