@@ -158,8 +158,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tool configuration files must export their configuration as the default export.
-    files: ['*.config.js', '*.config.mjs'],
+    // Tool configuration files, and jest's global setup and teardown, must export their function as the default export.
+    files: ['*.config.js', '*.config.mjs', 'e2e/support/global-*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -13,7 +13,11 @@ export type {
   StandaloneProcess,
   StandaloneProcessOptions,
 } from './standalone-process';
-export { deploymentNames, gatewaySecrets, kafkaEnvironment, startDeployment } from './strata-deployment';
+export { deploymentNames, freePorts, gatewaySecrets, kafkaEnvironment, startDeployment } from './strata-deployment';
 export type { DeploymentName, DeploymentOptions, RunningDeployment } from './strata-deployment';
 export { startKafkaTestBroker } from './kafka-test-broker';
 export type { KafkaTestBroker, KafkaTestBrokerOptions } from './kafka-test-broker';
+export { SHARED_CUSTOM_MODELS_DIR, sharedDeployment, startDeploymentPool } from './shared-deployments';
+export type { DeploymentPool, SharedDeployment, SharedDeploymentName } from './shared-deployments';
+export { scaled, testScale } from './test-scale';
+export type { TestScale } from './test-scale';

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './standalone-process';
 
@@ -86,6 +87,37 @@ export function gatewaySecrets(
   };
 }
 
+/**
+ * Waits for every start of a stage, then rejects with the first failure: so that the siblings of a process that failed
+ * to start are started (and then stopped with the rest), never left running unknown.
+ */
+async function together<T extends readonly unknown[]>(starts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** Ports free on loopback now (each bound, read and released): for processes that must know each other's in advance. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => {
+            resolve(server);
+          });
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
 /** Starts a deployment of Strata from the built entry points. */
 export async function startDeployment(
   name: DeploymentName,
@@ -110,25 +142,43 @@ export async function startDeployment(
       // A gateway alone must be given its secrets (every instance of a deployment shares them).
       const secrets = gatewaySecrets();
       const env = { ...base, ...secrets, ...kafkaEnvironment(options.kafkaBrokers, namespace), ...options.env };
-      const writer = await launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env });
-      const indexer = await launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env });
-      const audit = await launch({ entry: 'apps/audit/dist/main.js', name: 'audit', env });
-      const timeseries = await launch({
-        entry: 'apps/timeseries-indexer/dist/main.js',
-        name: 'timeseries-indexer',
-        env,
-      });
-      const operations = await launch({
-        entry: 'apps/operations/dist/main.js',
-        name: 'operations',
-        env: { ...env, OPERATIONS_SERVICE_URLS: `${writer.baseUrl},${indexer.baseUrl},${timeseries.baseUrl}` },
-      });
-      const services = [writer, indexer, audit, timeseries, operations];
-      await launch({
-        entry: 'apps/gateway/dist/main.js',
-        name: 'gateway',
-        env: { ...env, SERVICE_URLS: services.map((service) => service.baseUrl).join(',') },
-      });
+      // Every process at once, on ports chosen beforehand: the operations service and the gateway find the services
+      // behind them at start, and wait for them (SERVICE_DISCOVERY_TIMEOUT_MS).
+      const ports = await freePorts(6);
+      const [writerPort, indexerPort, auditPort, timeseriesPort, operationsPort, gatewayPort] = ports as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      const url = (port: number) => `http://127.0.0.1:${port}`;
+      const behindOperations = [writerPort, indexerPort, timeseriesPort].map(url).join(',');
+      const behindGateway = [writerPort, indexerPort, auditPort, timeseriesPort, operationsPort].map(url).join(',');
+      await together([
+        launch({ entry: 'apps/metadata-writer/dist/main.js', name: 'metadata-writer', env, port: writerPort }),
+        launch({ entry: 'apps/search-indexer/dist/main.js', name: 'search-indexer', env, port: indexerPort }),
+        launch({ entry: 'apps/audit/dist/main.js', name: 'audit', env, port: auditPort }),
+        launch({
+          entry: 'apps/timeseries-indexer/dist/main.js',
+          name: 'timeseries-indexer',
+          env,
+          port: timeseriesPort,
+        }),
+        launch({
+          entry: 'apps/operations/dist/main.js',
+          name: 'operations',
+          env: { ...env, OPERATIONS_SERVICE_URLS: behindOperations },
+          port: operationsPort,
+        }),
+        launch({
+          entry: 'apps/gateway/dist/main.js',
+          name: 'gateway',
+          env: { ...env, SERVICE_URLS: behindGateway },
+          port: gatewayPort,
+        }),
+      ]);
     } else {
       const kafka = name === 'standalone-kafka' ? kafkaEnvironment(options.kafkaBrokers, namespace) : {};
       const env = { ...base, ...kafka, ...options.env };
