@@ -1,17 +1,10 @@
 /**
- * The generated documentation, on every deployment: `/restli/docs` and `/openapi/v3/api-docs` list every public route
- * — those a gateway forwards to the services behind it included, with the schemas those services published — and the
- * OpenAPI document is valid OpenAPI 3.1.
+ * The generated documentation, on the standalone process and on a gateway in front of the services (the one whose
+ * routes are forwarded: standalone on Kafka serves the same routes in-process as standalone): `/restli/docs` and
+ * `/openapi/v3/api-docs` list every public route — those a gateway forwards to the services behind it included, with
+ * the schemas those services published — and the OpenAPI document is valid OpenAPI 3.1.
  */
-import {
-  deploymentNames,
-  startDeployment,
-  startKafkaTestBroker,
-  TestHttpClient,
-  type KafkaTestBroker,
-  type RunningDeployment,
-  validateOpenApi,
-} from '@strata/testing';
+import { sharedDeployment, TestHttpClient, validateOpenApi } from '@strata/testing';
 
 /** The public routes every deployment serves, as the documentation addresses them. */
 const publicRoutes = [
@@ -33,6 +26,8 @@ const publicRoutes = [
   'GET /openapi/v3/api-docs',
   'GET /openapi/swagger-ui/index.html',
   'GET /schema-registry/api/subjects',
+  'GET /',
+  'GET /openapi/swagger-ui',
 ];
 
 interface OpenApiDocument {
@@ -40,28 +35,13 @@ interface OpenApiDocument {
   readonly paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
 }
 
-let broker: KafkaTestBroker;
-
-beforeAll(async () => {
-  broker = await startKafkaTestBroker();
-});
-
-afterAll(async () => {
-  await broker.stop();
-});
-
-describe.each(deploymentNames)('%s', (deployment) => {
-  let strata: RunningDeployment;
+describe.each(['standalone', 'distributed'] as const)('%s', (deployment) => {
   let http: TestHttpClient;
+  let baseUrl: string;
 
   beforeAll(async () => {
-    strata = await startDeployment(deployment, { kafkaBrokers: broker.brokers });
-    http = new TestHttpClient(strata.baseUrl);
-  });
-
-  afterAll(async () => {
-    await strata.stop();
-    strata.cleanUp();
+    baseUrl = (await sharedDeployment(deployment)).baseUrl;
+    http = new TestHttpClient(baseUrl);
   });
 
   it('serves a valid OpenAPI 3.1 document listing every public route', async () => {
@@ -100,5 +80,46 @@ describe.each(deploymentNames)('%s', (deployment) => {
       );
     }
     expect(response.text).toContain('curl -X POST &#39;');
+  });
+
+  it('leads a browser from / to the documentation, and a client asking for JSON to the same places', async () => {
+    const page = await http.get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    for (const link of ['/openapi/swagger-ui', '/restli/docs', '/openapi/v3/api-docs', '/health', '/config']) {
+      expect(page.text).toContain(`href="${link}"`);
+    }
+    expect(page.text).toContain('curl -X POST');
+    const json = await http.get('/', { Accept: 'application/json' });
+    expect(json.json).toMatchObject({
+      links: {
+        swaggerUi: expect.any(String),
+        restliDocs: expect.any(String),
+        openApi: expect.any(String),
+        health: expect.any(String),
+        config: expect.any(String),
+      },
+    });
+  });
+
+  it('serves Swagger UI at its plain path, with an Authorize button for the routes that need a token', async () => {
+    for (const path of ['/openapi/swagger-ui', '/openapi/swagger-ui/', '/openapi/swagger-ui/index.html']) {
+      const response = await fetch(`${baseUrl}${path}`, { redirect: 'manual' });
+      expect({ path, status: response.status, type: response.headers.get('content-type') }).toMatchObject({
+        status: 200,
+        type: expect.stringMatching(/^text\/html/),
+      });
+    }
+    expect((await http.get('/openapi/swagger-ui/swagger-ui-bundle.js')).status).toBe(200);
+    const document = (await http.get('/openapi/v3/api-docs')).json as {
+      components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; security?: unknown[] }>>;
+    };
+    expect(document.components.securitySchemes['accessToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const ingest = document.paths['/aspects?action=ingestProposal']?.['post'];
+    expect(ingest?.security).toEqual([{ accessToken: [] }]);
+    // Swagger UI sends the action as the path names it: no separate parameter it would ask a person to fill in.
+    expect((ingest?.parameters ?? []).map((parameter) => parameter.name)).not.toContain('action');
+    expect(document.paths['/health']?.['get']?.security).toEqual([]);
   });
 });

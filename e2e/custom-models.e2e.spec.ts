@@ -1,70 +1,48 @@
 /**
  * An operator's own models without a build (docs/custom-models.md): schema files dropped into CUSTOM_MODELS_DIR are
  * loaded at start by every service, then written, read, searched and related like DataHub's own aspects; a bad model
- * stops the start with the reason. Over HTTP only, on the embedded engines and split into processes over Kafka.
+ * stops the start with the reason. Over HTTP only: on the standalone process, and split into processes over Kafka
+ * (the shared distributed deployment loads the same models, from e2e/fixtures/custom-models, in every process).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TokenService } from '@strata/auth';
 import {
   datasetUrn,
+  SHARED_CUSTOM_MODELS_DIR,
+  sharedDeployment,
   startDeployment,
-  startKafkaTestBroker,
   startStandalone,
   TestHttpClient,
-  type KafkaTestBroker,
   type RunningDeployment,
 } from '@strata/testing';
 
 const syncIndex = { 'X-DataHub-Sync-Index-Update': 'true' };
 
-const costCentre = {
-  type: 'record',
-  name: 'CostCentre',
-  namespace: 'com.example.finance',
-  Aspect: { name: 'costCentre' },
-  fields: [
-    { name: 'code', type: 'string', Searchable: { fieldType: 'KEYWORD', addToFilters: true } },
-    {
-      name: 'payer',
-      type: ['null', { type: 'string', java: { class: 'com.linkedin.common.urn.CorpGroupUrn' } }],
-      default: null,
-      Relationship: { name: 'PaidBy', entityTypes: ['corpGroup'] },
-    },
-  ],
-};
-
-let broker: KafkaTestBroker;
-let modelsDir: string;
-
-beforeAll(async () => {
-  broker = await startKafkaTestBroker();
-  modelsDir = mkdtempSync(join(tmpdir(), 'strata-models-'));
-  writeFileSync(join(modelsDir, 'CostCentre.avsc'), JSON.stringify(costCentre));
-  writeFileSync(
-    join(modelsDir, 'entity-registry.json'),
-    JSON.stringify({ entities: [{ name: 'dataset', aspects: ['costCentre'] }] }),
-  );
-});
-
-afterAll(async () => {
-  await broker.stop();
-  rmSync(modelsDir, { recursive: true, force: true });
-});
-
 describe.each(['standalone', 'distributed'] as const)('%s with CUSTOM_MODELS_DIR', (deployment) => {
-  let strata: RunningDeployment;
+  let own: RunningDeployment | undefined;
   let http: TestHttpClient;
-  const orders = datasetUrn(`orders_${deployment}`);
+  /** Credentials: root's token on the distributed deployment, which runs with authentication on. */
+  let headers: Record<string, string> = {};
+  const orders = datasetUrn(`orders_${deployment}_${Date.now()}`);
+  const payer = `urn:li:corpGroup:finance_${deployment}_${Date.now()}`;
 
   beforeAll(async () => {
-    strata = await startDeployment(deployment, { kafkaBrokers: broker.brokers, env: { CUSTOM_MODELS_DIR: modelsDir } });
-    http = new TestHttpClient(strata.baseUrl);
+    if (deployment === 'standalone') {
+      own = await startDeployment('standalone', { env: { CUSTOM_MODELS_DIR: SHARED_CUSTOM_MODELS_DIR } });
+      http = new TestHttpClient(own.baseUrl);
+      return;
+    }
+    const shared = await sharedDeployment('distributed');
+    http = new TestHttpClient(shared.baseUrl);
+    const tokens = new TokenService({ signingKey: shared.signingKey, now: Date.now });
+    headers = { Authorization: `Bearer ${(await tokens.mint('datahub', 'SESSION', 3_600_000)).token}` };
   });
 
   afterAll(async () => {
-    await strata.stop();
-    strata.cleanUp();
+    await own?.stop();
+    own?.cleanUp();
   });
 
   it('writes, reads, searches and relates the operator’s aspect like a built-in one, and validates it', async () => {
@@ -77,27 +55,32 @@ describe.each(['standalone', 'distributed'] as const)('%s with CUSTOM_MODELS_DIR
         aspect: { value: JSON.stringify(value), contentType: 'application/json' },
       },
     });
-    const written = await http.post(
-      '/aspects?action=ingestProposal',
-      proposal({ code: 'CC-7', payer: 'urn:li:corpGroup:finance' }),
-      syncIndex,
-    );
-    expect(written.status).toBe(200);
-    const read = await http.get(`/aspects/${encodeURIComponent(orders)}?aspect=costCentre&version=0`);
-    expect(read.json).toMatchObject({ aspect: { 'com.example.finance.CostCentre': { code: 'CC-7' } } });
-    const search = await http.post('/entities?action=search', {
-      entity: 'dataset',
-      input: '*',
-      filter: { or: [{ and: [{ field: 'code', value: 'CC-7', condition: 'EQUAL' }] }] },
-      start: 0,
-      count: 10,
+    const code = `CC-${Date.now()}`;
+    const written = await http.post('/aspects?action=ingestProposal', proposal({ code, payer }), {
+      ...syncIndex,
+      ...headers,
     });
+    expect(written.status).toBe(200);
+    const read = await http.get(`/aspects/${encodeURIComponent(orders)}?aspect=costCentre&version=0`, headers);
+    expect(read.json).toMatchObject({ aspect: { 'com.example.finance.CostCentre': { code } } });
+    const search = await http.post(
+      '/entities?action=search',
+      {
+        entity: 'dataset',
+        input: '*',
+        filter: { or: [{ and: [{ field: 'code', value: code, condition: 'EQUAL' }] }] },
+        start: 0,
+        count: 10,
+      },
+      headers,
+    );
     expect((search.json as { value: { entities: string[] } }).value.entities).toEqual([orders]);
     const related = await http.get(
-      `/relationships?urn=${encodeURIComponent('urn:li:corpGroup:finance')}&types=List(PaidBy)&direction=INCOMING`,
+      `/relationships?urn=${encodeURIComponent(payer)}&types=List(PaidBy)&direction=INCOMING`,
+      headers,
     );
     expect((related.json as { entities: string[] }).entities).toEqual([orders]);
-    const wrong = await http.post('/aspects?action=ingestProposal', proposal({ code: 7 }));
+    const wrong = await http.post('/aspects?action=ingestProposal', proposal({ code: 7 }), headers);
     expect(wrong.status).toBe(422);
     expect((wrong.json as { message: string }).message).toMatch(/Invalid format for aspect: costCentre[\s\S]*\/code/);
   });

@@ -1,20 +1,13 @@
 /**
- * What DataHub's own clients do against a metadata service, against every deployment of Strata, over HTTP only:
+ * What DataHub's own clients do against a metadata service, against the standalone process, over HTTP only (on every
+ * deployment before; e2e/parity.e2e.spec.ts now walks the same calls on the others):
  * the `datahub-rest` sink's first call (`GET /config`), then records of the entity types DataHub's connectors emit
  * (containers, pipelines and their jobs, ML models, domains, glossary nodes), in the sink's request shapes — batch
  * and single proposals with JSON-string aspect values and the sink's system metadata, and a legacy snapshot — read
  * back, searched, and followed through their relationships. The breadth (every entity type and aspect) is tested
  * in-process, in `libs/model`.
  */
-import {
-  datasetUrn,
-  deploymentNames,
-  startDeployment,
-  startKafkaTestBroker,
-  TestHttpClient,
-  type KafkaTestBroker,
-  type RunningDeployment,
-} from '@strata/testing';
+import { datasetUrn, startDeployment, TestHttpClient, type RunningDeployment } from '@strata/testing';
 import { TokenService } from '@strata/auth';
 
 /** The headers the sink sends, plus read-your-writes so the reads below see the writes. */
@@ -77,16 +70,7 @@ const connectorOutput = [
   mcp(domain, 'domainProperties', { name: 'Sales', description: 'Everything sold' }),
 ];
 
-let broker: KafkaTestBroker;
 let http: TestHttpClient;
-
-beforeAll(async () => {
-  broker = await startKafkaTestBroker();
-});
-
-afterAll(async () => {
-  await broker.stop();
-});
 
 async function search(entity: string, input: string): Promise<string[]> {
   const response = await http.post('/entities?action=search', { entity, input, start: 0, count: 10 });
@@ -108,11 +92,11 @@ async function aspectsOf(urn: string): Promise<Record<string, { value: unknown }
   return (response.json as { aspects: Record<string, { value: unknown }> }).aspects;
 }
 
-describe.each(deploymentNames)('%s', (deployment) => {
+describe('standalone', () => {
   let strata: RunningDeployment;
 
   beforeAll(async () => {
-    strata = await startDeployment(deployment, { kafkaBrokers: broker.brokers });
+    strata = await startDeployment('standalone');
     http = new TestHttpClient(strata.baseUrl);
   });
 

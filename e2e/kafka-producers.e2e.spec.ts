@@ -8,31 +8,22 @@ import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde, type MetadataChangeProposal } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
-import {
-  eventually,
-  proposalOf,
-  startDeployment,
-  startKafkaTestBroker,
-  TestHttpClient,
-  type KafkaTestBroker,
-  type RunningDeployment,
-} from '@strata/testing';
+import { eventually, proposalOf, sharedDeployment, TestHttpClient, type SharedDeployment } from '@strata/testing';
 import { collectTopic } from './support/topic-collector';
 
 const serde = createEventSerde(readSchemas());
 
-let broker: KafkaTestBroker;
-let strata: RunningDeployment;
+let strata: SharedDeployment;
 let http: TestHttpClient;
 let producerLog: KafkaMessageLog;
 let proposalTopic: string;
 
 beforeAll(async () => {
-  broker = await startKafkaTestBroker();
-  strata = await startDeployment('standalone-kafka', { kafkaBrokers: broker.brokers });
+  // The shared deployment on Kafka; the tags these tests write are named uniquely (randomUUID).
+  strata = await sharedDeployment('standalone-kafka');
   http = new TestHttpClient(strata.baseUrl);
   producerLog = new KafkaMessageLog({
-    brokers: broker.brokers,
+    brokers: strata.kafkaBrokers ?? [],
     clientId: 'external-producer',
     consumer: { maxWaitTimeMs: 100 },
   });
@@ -41,9 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await producerLog.close();
-  await strata.stop();
-  strata.cleanUp();
-  await broker.stop();
 });
 
 /** A tag's properties as a JSON producer sends them. */

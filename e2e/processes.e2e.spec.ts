@@ -13,7 +13,6 @@ import {
   gatewaySecrets,
   kafkaEnvironment,
   proposalOf,
-  startDeployment,
   startKafkaTestBroker,
   startServiceProcess,
   startStandalone,
@@ -129,34 +128,41 @@ describe('gateways and the services behind them, over Kafka', () => {
   });
 
   it('refuses a second gateway with the same instance id: each reads its own outcomes', async () => {
-    const strata = await startDeployment('distributed', {
-      kafkaBrokers: broker.brokers,
-      env: { GATEWAY_INSTANCE_ID: 'gateway-under-test' },
+    // A writer and a gateway are all it takes (not the whole distributed deployment).
+    const namespace = `sameid${Date.now()}`;
+    const env = {
+      ...kafkaEnvironment(broker.brokers, namespace),
+      ...gatewaySecrets(),
+      DATA_DIR: dataDir,
+      GATEWAY_INSTANCE_ID: 'gateway-under-test',
+    };
+    const writer = await startServiceProcess({
+      entry: 'apps/metadata-writer/dist/main.js',
+      name: 'metadata-writer',
+      env,
     });
+    let gateway: ServiceProcess | undefined;
     try {
-      const gateway = strata.processes['gateway'];
-      const writer = strata.processes['metadata-writer'];
-      const indexer = strata.processes['search-indexer'];
-      const env = {
-        ...kafkaEnvironment(broker.brokers, strata.namespace),
-        DATA_DIR: strata.dataDir,
-        GATEWAY_INSTANCE_ID: 'gateway-under-test',
-        SERVICE_URLS: `${writer?.baseUrl ?? ''},${indexer?.baseUrl ?? ''}`,
-        ...gatewaySecrets(strata.signingKey, strata.systemClientSecret, strata.rootPassword),
-      };
+      const gatewayEnv = { ...env, SERVICE_URLS: writer.baseUrl };
+      gateway = await startServiceProcess({ entry: 'apps/gateway/dist/main.js', name: 'gateway', env: gatewayEnv });
       const output = await failedStart(
-        startServiceProcess({ entry: 'apps/gateway/dist/main.js', name: 'gateway', env, startTimeoutMs: 30_000 }),
+        startServiceProcess({
+          entry: 'apps/gateway/dist/main.js',
+          name: 'gateway',
+          env: gatewayEnv,
+          startTimeoutMs: 30_000,
+        }),
       );
       expect(output).toContain('Consumer group gateway-outcomes-gateway-under-test has another member');
       // The first gateway still answers its writes.
-      const write = await new TestHttpClient(gateway?.baseUrl ?? '').post(
+      const write = await new TestHttpClient(gateway.baseUrl).post(
         '/aspects?action=ingestProposal',
         ingestProposalBody(proposalOf(datasetUrn('one_gateway'), 'status', { removed: false })),
       );
       expect(write.status).toBe(200);
     } finally {
-      await strata.stop();
-      strata.cleanUp();
+      await gateway?.stop();
+      await writer.stop();
     }
   }, 90_000);
 

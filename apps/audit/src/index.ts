@@ -1,5 +1,5 @@
 export { AUDIT, createAuditService } from './audit-service';
 export type { AuditServiceOptions } from './audit-service';
-export { auditConfig, auditConfigSchema } from './config';
-export { composeAudit } from './app';
+export { auditConfig, auditConfigSchema, loadAuditConfig } from './config';
+export { composeAudit, createAuditApp } from './app';
 export type { AuditSettings } from './app';
