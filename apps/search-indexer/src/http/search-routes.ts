@@ -4,6 +4,15 @@ import { defineRoute, restliListParam, type Route, type RouteAccess } from '@str
 import { filterSchema, MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
 import type { ChangeLogProcessor } from '@strata/change-log';
 
+/** Searching, browsing, autocompleting: DataHub's ENTITY READ on every entity type searched (all, when none is named). */
+const SEARCH_ACCESS: RouteAccess = {
+  kind: 'resource',
+  group: 'ENTITY',
+  operations: ['READ'],
+  resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
+  message: 'User is unauthorized to search.',
+};
+
 /** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
 const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
   kind: 'privilege',
@@ -50,13 +59,7 @@ export function searchRoutes(
       resource: '/entities',
       action: 'search',
       family: 'restli',
-      access: {
-        kind: 'resource',
-        group: 'ENTITY',
-        operations: ['READ'],
-        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
-        message: 'User is unauthorized to search.',
-      },
+      access: SEARCH_ACCESS,
       summary: 'Full-text and structured search over the latest aspects of one entity type.',
       example: {
         body: {
@@ -114,13 +117,7 @@ export function searchRoutes(
       resource: '/entities',
       action: 'searchAcrossEntities',
       family: 'restli',
-      access: {
-        kind: 'resource',
-        group: 'ENTITY',
-        operations: ['READ'],
-        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
-        message: 'User is unauthorized to search.',
-      },
+      access: SEARCH_ACCESS,
       summary: 'Search over several entity types at once, or every type.',
       example: { body: { input: 'orders', entities: ['dataset', 'chart'], start: 0, count: 10 } },
       description:
@@ -199,13 +196,7 @@ export function searchRoutes(
       resource: '/entities',
       action: 'browse',
       family: 'restli',
-      access: {
-        kind: 'resource',
-        group: 'ENTITY',
-        operations: ['READ'],
-        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
-        message: 'User is unauthorized to search.',
-      },
+      access: SEARCH_ACCESS,
       summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
       example: { body: { path: '/prod/hive', entity: 'dataset', start: 0, limit: 10 } },
       description: 'Paging covers the groups first, then the entities. Soft-deleted entities are hidden.',
@@ -244,13 +235,7 @@ export function searchRoutes(
       resource: '/entities',
       action: 'autocomplete',
       family: 'restli',
-      access: {
-        kind: 'resource',
-        group: 'ENTITY',
-        operations: ['READ'],
-        resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
-        message: 'User is unauthorized to search.',
-      },
+      access: SEARCH_ACCESS,
       summary: 'Suggestions for a prefix, from the autocomplete fields of one entity type.',
       example: { body: { query: 'ord', entity: 'dataset', limit: 10 } },
       description: '`start` is accepted and ignored, as DataHub does. Soft-deleted entities are hidden.',
