@@ -1,3 +1,5 @@
+import type { LogEnd, NewWriteTrace, WriteTrace } from './write-traces';
+
 /**
  * The primary store: versioned aspects of entities, the writer's outbox, and the ids of proposals already applied.
  *
@@ -39,8 +41,29 @@ export interface AspectStore {
   /** Outbox records not yet marked published, oldest first, at most `limit`. */
   pendingOutbox(limit: number): Promise<PendingOutboxRecord[]>;
 
-  /** Marks outbox records published (idempotent: unknown or already-marked ids are ignored). */
-  markPublished(ids: readonly string[]): Promise<void>;
+  /**
+   * Marks outbox records published (idempotent: unknown or already-marked ids are ignored) and, when given, records
+   * their publication on the proposals' write traces as {@link recordPublication} does — in the same transaction where
+   * the engine allows (SQLite), else first: one durable write per relay round rather than two.
+   */
+  markPublished(
+    ids: readonly string[],
+    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
+  ): Promise<void>;
+
+  /**
+   * The write traces of `traceId` for these (urn, aspect), in no particular order; those never recorded are absent.
+   * Every trace a resolved commit recorded is found, as that commit left it (a later commit's record of the same
+   * trace, urn and aspect replaces it).
+   */
+  findWriteTraces(traceId: string, keys: readonly AspectKey[]): Promise<WriteTrace[]>;
+
+  /**
+   * Records, on the write traces of these proposals that have none yet, where the log ended right after it accepted
+   * their versioned change logs (`WriteTrace.publishedBefore`). Traces already holding ends keep them: the first
+   * publication's bound is the tighter one. Unknown proposal ids are ignored.
+   */
+  recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void>;
 
   /**
    * The latest values last written by an ingestion run (their system metadata's `runId`), by URN then aspect, at most
@@ -68,6 +91,24 @@ export interface AspectStore {
     readonly afterUrn?: string;
     readonly limit: number;
   }): Promise<ScannedEntity[]>;
+
+  /**
+   * The ingestion runs that last wrote some latest value: per run id (their system metadata's `runId`, the unnamed
+   * run's id left out), how many latest values it wrote last and the newest `lastObserved` among them (its write time
+   * when absent), newest run first (ties by run id), the page `[start, start + count)`. Unless `includeSoft`, values
+   * of entities whose `status` says removed are not counted, and a run left with none is not listed.
+   */
+  listRuns(request: ListRunsRequest): Promise<RunSummary[]>;
+
+  /**
+   * The URNs of the entities that have this key aspect (every entity of a type has its key), whose URN starts with
+   * `urnPrefix`, in URN order: the page `[start, start + count)`, and how many there are in all. Soft-deleted ones
+   * included: the store does not read their status.
+   */
+  listUrns(request: ListUrnsRequest): Promise<{ readonly urns: string[]; readonly total: number }>;
+
+  /** How many latest values of `aspect` there are, of entities whose URN starts with `urnPrefix` and `urnMatches` accepts. */
+  countLatest(request: CountLatestRequest): Promise<number>;
 
   /** How many timeseries values of these aspects of one entity lie in the range. */
   countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
@@ -121,6 +162,35 @@ export function assertListed(listed: readonly string[], aspect: string): void {
   if (!listed.includes(aspect)) {
     throw new Error(`The latest values of ${aspect} cannot be listed; listed aspects: ${listed.join(', ') || 'none'}`);
   }
+}
+
+/** The run id DataHub gives proposals that name none; {@link AspectStore.listRuns} leaves it out. */
+export const UNNAMED_RUN_ID = 'no-run-id-provided';
+
+export interface ListRunsRequest {
+  readonly start: number;
+  readonly count: number;
+  readonly includeSoft: boolean;
+}
+
+/** DataHub's `IngestionRunSummary`: a run, how many latest values it wrote last, and when it last wrote. */
+export interface RunSummary {
+  readonly runId: string;
+  readonly rows: number;
+  readonly timestamp: number;
+}
+
+export interface ListUrnsRequest {
+  readonly urnPrefix: string;
+  readonly keyAspect: string;
+  readonly start: number;
+  readonly count: number;
+}
+
+export interface CountLatestRequest {
+  readonly aspect: string;
+  readonly urnPrefix?: string | undefined;
+  readonly urnMatches?: ((urn: string) => boolean) | undefined;
 }
 
 /** JSON object as stored: aspect values and system metadata. */
@@ -340,4 +410,9 @@ export interface StoreCommit {
   readonly outbox: readonly OutboxRecord[];
   /** Ids of the proposals this commit applies (see {@link AspectStore.findApplied}). */
   readonly appliedProposalIds: readonly string[];
+  /**
+   * What the commit's proposals that carry a trace id did, per (urn, aspect): recorded atomically with the rest, each
+   * replacing an earlier record of the same trace, urn and aspect (with `publishedBefore` reset to null). Default none.
+   */
+  readonly writeTraces?: readonly NewWriteTrace[];
 }

@@ -2,10 +2,13 @@ export type {
   AspectKey,
   AspectMutation,
   AspectStore,
+  CountLatestRequest,
   DeleteAspect,
   DeleteEntity,
   DeleteTimeseries,
   JsonObject,
+  ListRunsRequest,
+  ListUrnsRequest,
   OutboxRecord,
   PendingOutboxRecord,
   PutAspect,
@@ -14,6 +17,7 @@ export type {
   RestatePage,
   RestateRequest,
   RowCursor,
+  RunSummary,
   ScannedEntity,
   StoreCommit,
   StoredAspect,
@@ -21,8 +25,9 @@ export type {
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-export { cursorOfRow, EntityGrouping } from './aspect-store';
+export { cursorOfRow, EntityGrouping, UNNAMED_RUN_ID } from './aspect-store';
 export { SqliteAspectStore } from './sqlite-aspect-store';
 export type { SqliteAspectStoreOptions } from './sqlite-aspect-store';
 export { MongoAspectStore } from './mongo-aspect-store';
 export type { MongoAspectStoreOptions } from './mongo-aspect-store';
+export type { LogEnd, NewWriteTrace, WriteTrace } from './write-traces';

@@ -125,6 +125,7 @@ describe('MongoAspectStore document layout', () => {
       outboxSequence: 'outbox_sequence',
       appliedProposals: 'applied_proposal',
       marks: 'mark',
+      writeTraces: 'write_trace',
     });
     expect(mongoCollectionNames('tenant1_').aspects).toBe('tenant1_metadata_aspect_v2');
   });

@@ -6,21 +6,27 @@ import type {
   AspectKey,
   AspectMutation,
   AspectStore,
+  CountLatestRequest,
   JsonObject,
+  ListRunsRequest,
+  ListUrnsRequest,
   OutboxRecord,
   PendingOutboxRecord,
   PutAspect,
   RestatedRow,
   RestatePage,
   RestateRequest,
+  RunSummary,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed, EntityGrouping, listedAspectsOf, type ScannedEntity } from './aspect-store';
+import { assertListed, EntityGrouping, listedAspectsOf, UNNAMED_RUN_ID, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePageAsync, seekFrom, urnScanStart } from './restate-scan';
+import { MongoWriteTraces } from './mongo-write-traces';
+import type { LogEnd, WriteTrace } from './write-traces';
 
 /** Options of {@link MongoAspectStore.connect}. */
 export interface MongoAspectStoreOptions {
@@ -75,6 +81,7 @@ export class MongoAspectStore implements AspectStore {
     private readonly collections: StoreCollections,
     private readonly now: () => number,
     private readonly listed: readonly string[],
+    private readonly writeTraces: MongoWriteTraces,
   ) {}
 
   /**
@@ -92,13 +99,15 @@ export class MongoAspectStore implements AspectStore {
         writeConcern: { w: 'majority' },
         readPreference: 'primary',
       });
-      const collections = await prepareCollections(db, mongoCollectionNames(options.collectionPrefix));
+      const names = mongoCollectionNames(options.collectionPrefix);
+      const collections = await prepareCollections(db, names);
       return new MongoAspectStore(
         client,
         ownsClient,
         collections,
         options.now ?? Date.now,
         listedAspectsOf(options.listedAspects),
+        await MongoWriteTraces.prepare(db, names.writeTraces),
       );
     } catch (error) {
       if (ownsClient) await client.close();
@@ -170,6 +179,7 @@ export class MongoAspectStore implements AspectStore {
             'a proposal of this commit was recorded as applied by a concurrent commit',
           );
         }
+        await this.writeTraces.record(commit.writeTraces ?? [], session);
         // Last, so that the sequence document (which every commit writes) is held for as short a time as possible.
         await this.appendOutbox(commit.outbox, session);
       }, TRANSACTION_OPTIONS);
@@ -216,6 +226,89 @@ export class MongoAspectStore implements AspectStore {
       _id: { $in: doomed.map((document) => document._id) },
     });
     return deletedCount;
+  }
+
+  async listRuns(request: ListRunsRequest): Promise<RunSummary[]> {
+    this.assertOpen();
+    if (request.count < 1) return [];
+    // The run's latest values (the `latest_by_run` index), each with its entity's status when removed ones are left
+    // out; grouped per run with the newest time seen (system metadata is kept as a JSON string, so it is parsed).
+    const pipeline: Document[] = [
+      { $match: { version: 0, runId: { $exists: true, $ne: UNNAMED_RUN_ID } } },
+      ...(request.includeSoft
+        ? []
+        : [
+            {
+              $lookup: {
+                from: this.collections.aspects.collectionName,
+                let: { urn: '$urn' },
+                pipeline: [
+                  {
+                    $match: {
+                      $expr: {
+                        $and: [{ $eq: ['$urn', '$$urn'] }, { $eq: ['$aspect', 'status'] }, { $eq: ['$version', 0] }],
+                      },
+                    },
+                  },
+                  { $project: { _id: 0, metadata: 1 } },
+                ],
+                as: 'status',
+              },
+            },
+          ]),
+      { $project: { _id: 0, runId: 1, createdOn: 1, systemMetadata: 1, status: 1 } },
+    ];
+    const runs = new Map<string, { rows: number; timestamp: number }>();
+    for await (const document of this.collections.aspects.aggregate(pipeline)) {
+      const status = (document['status'] as { metadata: string }[] | undefined)?.[0];
+      if (status !== undefined && (JSON.parse(status.metadata) as { removed?: unknown }).removed === true) continue;
+      const system = JSON.parse(String(document['systemMetadata'])) as { lastObserved?: unknown };
+      const seen = typeof system.lastObserved === 'number' ? system.lastObserved : Number(document['createdOn']);
+      const runId = String(document['runId']);
+      const run = runs.get(runId) ?? { rows: 0, timestamp: Number.NEGATIVE_INFINITY };
+      runs.set(runId, { rows: run.rows + 1, timestamp: Math.max(run.timestamp, seen) });
+    }
+    return [...runs]
+      .map(([runId, run]) => ({ runId, rows: run.rows, timestamp: run.timestamp }))
+      .sort((a, b) => b.timestamp - a.timestamp || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0))
+      .slice(request.start, request.start + request.count);
+  }
+
+  async listUrns(request: ListUrnsRequest): Promise<{ readonly urns: string[]; readonly total: number }> {
+    this.assertOpen();
+    const filter = {
+      aspect: request.keyAspect,
+      version: 0,
+      urn: { $regex: `^${escapeRegExp(request.urnPrefix)}` },
+    };
+    const [total, documents] = await Promise.all([
+      this.collections.aspects.countDocuments(filter),
+      request.count < 1
+        ? Promise.resolve([])
+        : this.collections.aspects
+            .find(filter, { projection: { _id: 0, urn: 1 } })
+            .sort({ aspect: 1, urn: 1 })
+            .skip(request.start)
+            .limit(request.count)
+            .toArray(),
+    ]);
+    return { urns: documents.map((document) => document.urn), total };
+  }
+
+  async countLatest(request: CountLatestRequest): Promise<number> {
+    this.assertOpen();
+    const filter = {
+      aspect: request.aspect,
+      version: 0,
+      ...(request.urnPrefix ? { urn: { $regex: `^${escapeRegExp(request.urnPrefix)}` } } : {}),
+    };
+    const matches = request.urnMatches;
+    if (matches === undefined) return this.collections.aspects.countDocuments(filter);
+    let count = 0;
+    for await (const document of this.collections.aspects.find(filter, { projection: { _id: 0, urn: 1 } })) {
+      if (matches(document.urn)) count += 1;
+    }
+    return count;
   }
 
   async countRows(): Promise<{ readonly latest: number; readonly timeseries: number }> {
@@ -296,10 +389,25 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromOutboxDocument);
   }
 
-  async markPublished(ids: readonly string[]): Promise<void> {
+  async markPublished(
+    ids: readonly string[],
+    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
+  ): Promise<void> {
     this.assertOpen();
+    // The publication first: a crash between the two leaves the records pending, to be published and recorded again.
+    if (publication !== undefined) await this.recordPublication(publication.proposalIds, publication.ends);
     const sequenceNumbers = parseOutboxIds(ids);
     if (sequenceNumbers.length > 0) await this.collections.outbox.deleteMany({ _id: { $in: sequenceNumbers } });
+  }
+
+  async findWriteTraces(traceId: string, keys: readonly AspectKey[]): Promise<WriteTrace[]> {
+    this.assertOpen();
+    return this.writeTraces.find(traceId, keys);
+  }
+
+  async recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void> {
+    this.assertOpen();
+    await this.writeTraces.recordPublication(proposalIds, ends);
   }
 
   async findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
@@ -516,6 +624,8 @@ export interface MongoCollectionNames {
   readonly appliedProposals: string;
   /** Named marks (see `SetMark`). */
   readonly marks: string;
+  /** Write traces (see `AspectStore.findWriteTraces`). */
+  readonly writeTraces: string;
 }
 
 export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
@@ -526,6 +636,7 @@ export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
     outboxSequence: `${prefix}outbox_sequence`,
     appliedProposals: `${prefix}applied_proposal`,
     marks: `${prefix}mark`,
+    writeTraces: `${prefix}write_trace`,
   };
 }
 

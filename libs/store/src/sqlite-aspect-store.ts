@@ -6,21 +6,27 @@ import type {
   AspectKey,
   AspectMutation,
   AspectStore,
+  CountLatestRequest,
   JsonObject,
+  ListRunsRequest,
+  ListUrnsRequest,
   OutboxRecord,
   PendingOutboxRecord,
   PutAspect,
   RestatedRow,
   RestatePage,
   RestateRequest,
+  RunSummary,
   StoreCommit,
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
   TruncateTimeseries,
 } from './aspect-store';
-import { assertListed, EntityGrouping, listedAspectsOf, type ScannedEntity } from './aspect-store';
+import { assertListed, EntityGrouping, listedAspectsOf, UNNAMED_RUN_ID, type ScannedEntity } from './aspect-store';
 import { inUrnScope, restatePage, seekFrom, urnScanStart } from './restate-scan';
+import { SqliteWriteTraces } from './sqlite-write-traces';
+import type { LogEnd, WriteTrace } from './write-traces';
 
 /** The tables of the store file, with a partial index for each listed aspect. */
 const storeSchema = (listed: readonly string[]) => `
@@ -114,6 +120,7 @@ export class SqliteAspectStore implements AspectStore {
   private readonly markPublishedTransaction;
   private readonly restateTransaction;
   private readonly readCountsTransaction;
+  private readonly writeTraces: SqliteWriteTraces;
 
   constructor(options: SqliteAspectStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -124,6 +131,7 @@ export class SqliteAspectStore implements AspectStore {
       schema: storeSchema(this.listed),
     });
     this.db = db;
+    this.writeTraces = new SqliteWriteTraces(db);
 
     const aspectColumns = 'urn, aspect, ordinal AS version, metadata, systemmetadata, createdon, createdby';
     const timeseriesColumns = 'urn, aspect, pointid, timestampmillis, metadata, systemmetadata, createdon, createdby';
@@ -233,6 +241,7 @@ export class SqliteAspectStore implements AspectStore {
       for (const mutation of commit.mutations) this.apply(mutation);
       for (const record of commit.outbox) this.appendOutbox(record);
       for (const id of commit.appliedProposalIds) this.statements.insertApplied.run(id, now);
+      this.writeTraces.record(commit.writeTraces ?? []);
     });
     // Reads of several rows run in one (deferred) transaction so that they see one snapshot.
     this.readLatestTransaction = db.transaction((keys: readonly AspectKey[]): StoredAspect[] => {
@@ -315,11 +324,34 @@ export class SqliteAspectStore implements AspectStore {
     });
   }
 
-  markPublished(ids: readonly string[]): Promise<void> {
+  markPublished(
+    ids: readonly string[],
+    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
+  ): Promise<void> {
     return settle(() => {
       // Ids this store never handed out (not a decimal integer) cannot be pending: ignored, as the port requires.
       const numeric = ids.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number);
-      if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
+      if (publication === undefined || publication.proposalIds.length === 0) {
+        if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
+        return;
+      }
+      // One transaction, one sync to disk: the traces' publication and the records leaving the outbox.
+      this.db
+        .transaction(() => {
+          this.writeTraces.recordPublication(publication.proposalIds, publication.ends);
+          if (numeric.length > 0) this.markPublishedTransaction(numeric);
+        })
+        .immediate();
+    });
+  }
+
+  findWriteTraces(traceId: string, keys: readonly AspectKey[]): Promise<WriteTrace[]> {
+    return settle(() => this.writeTraces.find(traceId, keys));
+  }
+
+  recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void> {
+    return settle(() => {
+      this.writeTraces.recordPublication(proposalIds, ends);
     });
   }
 
@@ -403,6 +435,66 @@ export class SqliteAspectStore implements AspectStore {
 
   countRows(): Promise<{ readonly latest: number; readonly timeseries: number }> {
     return settle(() => this.readCountsTransaction.deferred());
+  }
+
+  listRuns(request: ListRunsRequest): Promise<RunSummary[]> {
+    return settle(() => {
+      if (request.count < 1) return [];
+      // Per run: its latest values (those of removed entities left out unless asked), and the newest time it saw.
+      const removed = `EXISTS (SELECT 1 FROM metadata_aspect_v2 s WHERE s.urn = m.urn AND s.aspect = 'status'
+        AND s.version = 0 AND json_extract(s.metadata, '$.removed') = 1)`;
+      const rows = this.db
+        .prepare<[string, number, number], { runId: unknown; rows: number; timestamp: unknown }>(
+          `SELECT json_extract(m.systemmetadata, '$.runId') AS runId, COUNT(*) AS rows,
+             MAX(COALESCE(json_extract(m.systemmetadata, '$.lastObserved'), m.createdon)) AS timestamp
+           FROM metadata_aspect_v2 m
+           WHERE m.version = 0 AND json_extract(m.systemmetadata, '$.runId') IS NOT NULL
+             AND json_extract(m.systemmetadata, '$.runId') != ?${request.includeSoft ? '' : ` AND NOT ${removed}`}
+           GROUP BY runId ORDER BY timestamp DESC, runId LIMIT ? OFFSET ?`,
+        )
+        .all(UNNAMED_RUN_ID, request.count, request.start);
+      return rows.map((row) => ({ runId: String(row.runId), rows: row.rows, timestamp: Number(row.timestamp) }));
+    });
+  }
+
+  listUrns(request: ListUrnsRequest): Promise<{ readonly urns: string[]; readonly total: number }> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          // The primary key (urn, aspect, version) serves the URN range; the prefix's end is its last character + 1.
+          const end = prefixEnd(request.urnPrefix);
+          const scope = `FROM metadata_aspect_v2 WHERE urn >= ? AND urn < ? AND aspect = ? AND version = 0`;
+          const params = [request.urnPrefix, end, request.keyAspect] as const;
+          const total = (this.db.prepare(`SELECT COUNT(*) AS n ${scope}`).get(...params) as { n: number }).n;
+          const urns =
+            request.count < 1
+              ? []
+              : (
+                  this.db
+                    .prepare(`SELECT urn ${scope} ORDER BY urn LIMIT ? OFFSET ?`)
+                    .all(...params, request.count, request.start) as { urn: string }[]
+                ).map((row) => row.urn);
+          return { urns, total };
+        })
+        .deferred(),
+    );
+  }
+
+  countLatest(request: CountLatestRequest): Promise<number> {
+    return settle(() => {
+      const prefix = request.urnPrefix ?? '';
+      const matches = request.urnMatches;
+      const scope = `FROM metadata_aspect_v2 WHERE urn >= ? AND urn < ? AND aspect = ? AND version = 0`;
+      const params = [prefix, prefixEnd(prefix), request.aspect] as const;
+      if (matches === undefined) {
+        return (this.db.prepare(`SELECT COUNT(*) AS n ${scope}`).get(...params) as { n: number }).n;
+      }
+      let count = 0;
+      for (const row of this.db.prepare(`SELECT urn ${scope}`).iterate(...params) as Iterable<{ urn: string }>) {
+        if (matches(row.urn)) count += 1;
+      }
+      return count;
+    });
   }
 
   close(): Promise<void> {
@@ -612,4 +704,10 @@ function migrateTimeseries(db: Database.Database): void {
     }
     db.exec('DROP TABLE timeseries_aspect');
   }).immediate();
+}
+
+/** The smallest string after every string that starts with `prefix` (an empty prefix: after every URN). */
+function prefixEnd(prefix: string): string {
+  if (prefix === '') return '\u{10FFFF}';
+  return prefix.slice(0, -1) + String.fromCodePoint((prefix.codePointAt(prefix.length - 1) ?? 0) + 1);
 }

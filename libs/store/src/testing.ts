@@ -15,6 +15,7 @@ import type {
   StoredAspect,
   StoredTimeseriesValue,
 } from './aspect-store';
+import { describeWriteTraceContract } from './write-trace-contract';
 
 /** What {@link describeAspectStoreContract} needs from an adapter. */
 export interface AspectStoreContractFactory {
@@ -440,6 +441,74 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
       });
     });
 
+    describe('runs, URNs and counts', () => {
+      it('lists runs by their newest write, counting the latest values each wrote last, removed entities on request', async () => {
+        const { store } = await open();
+        const [a, b, c] = [newUrn(), newUrn(), newUrn()].sort() as [string, string, string];
+        const by = (runId: string, lastObserved: number) => ({ runId, lastObserved });
+        await store.commit(
+          commitOf(
+            put(a, 'status', 0, 1, { removed: false }, by('run-old', 100)),
+            put(a, 'ownership', 0, 1, { owners: [] }, by('run-old', 150)),
+            put(b, 'status', 0, 1, { removed: true }, by('run-new', 300)),
+            put(b, 'ownership', 0, 1, { owners: [] }, by('run-new', 300)),
+            put(c, 'ownership', 0, 1, { owners: [] }, by('no-run-id-provided', 400)),
+          ),
+        );
+        // An overwrite moves the value to the newer run: the older run no longer counts it.
+        await store.commit(commitOf(put(a, 'ownership', 1, 2, { owners: [1] }, by('run-new', 200))));
+
+        expect(await store.listRuns({ start: 0, count: 10, includeSoft: true })).toEqual([
+          { runId: 'run-new', rows: 3, timestamp: 300 },
+          { runId: 'run-old', rows: 1, timestamp: 100 },
+        ]);
+        // b's status says removed: its values are left out, and run-new keeps only the value it wrote to a.
+        expect(await store.listRuns({ start: 0, count: 10, includeSoft: false })).toEqual([
+          { runId: 'run-new', rows: 1, timestamp: 200 },
+          { runId: 'run-old', rows: 1, timestamp: 100 },
+        ]);
+        expect(await store.listRuns({ start: 1, count: 1, includeSoft: true })).toEqual([
+          { runId: 'run-old', rows: 1, timestamp: 100 },
+        ]);
+        expect(await store.listRuns({ start: 0, count: 0, includeSoft: true })).toEqual([]);
+      });
+
+      it('lists the URNs that have a key aspect, by prefix, paged, with the total', async () => {
+        const { store } = await open();
+        const urns = [newUrn(), newUrn(), newUrn()].sort() as [string, string, string];
+        const prefix = urns[0].slice(0, urns[0].lastIndexOf('-') + 1);
+        for (const urn of urns) await store.commit(commitOf(put(urn, 'corpUserKey', 0, 1, {})));
+        await store.commit(commitOf(put(`${prefix}without-key`, 'status', 0, 1, { removed: false })));
+
+        expect(await store.listUrns({ urnPrefix: prefix, keyAspect: 'corpUserKey', start: 0, count: 2 })).toEqual({
+          urns: urns.slice(0, 2),
+          total: 3,
+        });
+        expect(await store.listUrns({ urnPrefix: prefix, keyAspect: 'corpUserKey', start: 2, count: 2 })).toEqual({
+          urns: urns.slice(2),
+          total: 3,
+        });
+        expect(
+          await store.listUrns({ urnPrefix: 'urn:li:dataset:', keyAspect: 'corpUserKey', start: 0, count: 2 }),
+        ).toEqual({ urns: [], total: 0 });
+      });
+
+      it('counts the latest values of an aspect, narrowed by URN prefix and predicate', async () => {
+        const { store } = await open();
+        const urns = [newUrn(), newUrn(), newUrn()].sort() as [string, string, string];
+        const prefix = urns[0].slice(0, urns[0].lastIndexOf('-') + 1);
+        for (const urn of urns) await store.commit(commitOf(put(urn, 'status', 0, 1, { removed: false })));
+        await store.commit(commitOf(put(urns[0], 'status', 1, 2, { removed: true })));
+
+        expect(await store.countLatest({ aspect: 'status', urnPrefix: prefix })).toBe(3);
+        expect(
+          await store.countLatest({ aspect: 'status', urnPrefix: prefix, urnMatches: (urn) => urn !== urns[1] }),
+        ).toBe(2);
+        expect(await store.countLatest({ aspect: 'ownership', urnPrefix: prefix })).toBe(0);
+        expect(await store.countLatest({ aspect: 'status' })).toBeGreaterThanOrEqual(3);
+      });
+    });
+
     describe('restate', () => {
       /** Two entities of one prefix, each with two latest values (one of them versioned twice) and two points. */
       async function seeded(): Promise<{ store: AspectStore; urns: string[]; prefix: string }> {
@@ -672,6 +741,8 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         expect(await store.countTimeseries(urn, ['operation'])).toBe(0);
       });
     });
+
+    describeWriteTraceContract(open, newUrn);
 
     describe('outbox and applied proposals', () => {
       it('returns pending outbox records in commit order until they are marked published (idempotently)', async () => {
