@@ -16,6 +16,7 @@ import {
   DUPLICATE_PAGE_SIZE,
   EDGE_PAGE_SIZE,
   ElasticsearchGraphIndex,
+  SCROLL_PAGE_SIZE,
   SOURCES_PER_SEARCH,
 } from './elasticsearch-graph-index';
 import { graphIndexName } from './elasticsearch-graph-mappings';
@@ -731,6 +732,123 @@ describe('ElasticsearchGraphIndex (offline, against a mocked cluster)', () => {
       expect(requests).toEqual([]);
       await index.relationships({ ...base, start: 9_990, count: 10 });
       expect(requests[0]?.body).toMatchObject({ from: 9_990, size: 10 });
+    });
+  });
+
+  describe('scrollEdges', () => {
+    const everything = { types: [], sourceTypes: [], destinationTypes: [], sourceUrns: [], destinationUrns: [] };
+    const sort = [
+      { 'source.urn': { order: 'asc' } },
+      { 'strata.outgoing': { order: 'asc' } },
+      { createdOn: { order: 'asc', missing: '_last' } },
+      { 'strata.aspect': { order: 'asc' } },
+    ];
+    const fields = ['source.urn', 'destination.urn', 'relationshipType', 'createdOn', 'createdActor'];
+    const hit = (source: string, type: string, destination: string, createdOn?: number): unknown => ({
+      _source: {
+        source: { urn: source },
+        destination: { urn: destination },
+        relationshipType: type,
+        ...(createdOn === undefined ? {} : { createdOn, createdActor: writer }),
+      },
+    });
+
+    it('filters on every list given, after the key, and keeps the first document of each edge', async () => {
+      const { index, requests } = indexOn(
+        byPath({
+          search: () =>
+            searchResponse([
+              hit(dataset, 'OwnedBy', jdoe, 3),
+              hit(dataset, 'OwnedBy', jdoe, 9),
+              hit(dataset, 'OwnedBy', other),
+              hit(dataset, 'TaggedWith', tag),
+            ]),
+        }),
+      );
+      const page = await index.scrollEdges({
+        types: ['OwnedBy', 'TaggedWith'],
+        sourceTypes: ['dataset'],
+        destinationTypes: ['corpuser', 'tag'],
+        sourceUrns: [dataset],
+        destinationUrns: [jdoe, other, tag],
+        after: { source: dataset, type: 'AssociatedWith', destination: 'urn:li:domain:d' },
+        count: 2,
+      });
+      expect(page).toEqual({
+        edges: [
+          { source: dataset, type: 'OwnedBy', destination: jdoe, createdAt: 3, createdBy: writer },
+          { source: dataset, type: 'OwnedBy', destination: other },
+        ],
+        hasMore: true,
+      });
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ method: 'POST', path: '/graph_service_v1/_search' });
+      expect(requests[0]?.body).toEqual({
+        query: {
+          bool: {
+            filter: [
+              { terms: { relationshipType: ['OwnedBy', 'TaggedWith'] } },
+              { terms: { 'source.urn': [dataset] } },
+              { terms: { 'destination.urn': [jdoe, other, tag] } },
+              { terms: { 'source.entityType': ['dataset'] } },
+              { terms: { 'destination.entityType': ['corpuser', 'tag'] } },
+              {
+                bool: {
+                  should: [
+                    { range: { 'source.urn': { gt: dataset } } },
+                    {
+                      bool: {
+                        filter: [
+                          { term: { 'source.urn': dataset } },
+                          { range: { 'strata.outgoing': { gt: 'AssociatedWith\u0000urn:li:domain:d' } } },
+                        ],
+                      },
+                    },
+                  ],
+                  minimum_should_match: 1,
+                },
+              },
+            ],
+          },
+        },
+        sort,
+        size: SCROLL_PAGE_SIZE,
+        track_total_hits: false,
+        _source: fields,
+      });
+    });
+
+    it('reads on after a full request until the page is full, and says when nothing follows', async () => {
+      const sources = Array.from(
+        { length: SCROLL_PAGE_SIZE + 1 },
+        (_, n) => `urn:li:dataset:d${String(n).padStart(5, '0')}`,
+      );
+      const { index, requests } = indexOn(
+        byPath({
+          search: (request) =>
+            searchResponse(
+              (request.body.query.bool.filter.length === 0
+                ? sources.slice(0, SCROLL_PAGE_SIZE)
+                : sources.slice(-1)
+              ).map((source) => hit(source, 'TaggedWith', tag)),
+            ),
+        }),
+      );
+      const page = await index.scrollEdges({ ...everything, count: SCROLL_PAGE_SIZE + 5 });
+      expect(page.hasMore).toBe(false);
+      expect(page.edges.map((edge) => edge.source)).toEqual(sources);
+      expect(requests).toHaveLength(2);
+      expect(requests[0]?.body.query).toEqual({ bool: { filter: [] } });
+      expect(requests[1]?.body.query.bool.filter[0].bool.should[0]).toEqual({
+        range: { 'source.urn': { gt: sources[SCROLL_PAGE_SIZE - 1] } },
+      });
+    });
+
+    it('refuses a count out of range without asking the cluster', async () => {
+      const { index, requests } = indexOn(byPath({}));
+      await expect(index.scrollEdges({ ...everything, count: 0 })).rejects.toThrow(ValidationError);
+      await expect(index.scrollEdges({ ...everything, count: 10_001 })).rejects.toThrow(ValidationError);
+      expect(requests).toEqual([]);
     });
   });
 

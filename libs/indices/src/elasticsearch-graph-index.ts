@@ -21,14 +21,32 @@ import {
   indexPrefixOf,
   type ElasticsearchConnection,
 } from './elasticsearch-connection';
-import type {
-  GraphChange,
-  GraphEdge,
-  GraphIndex,
-  Relationship,
-  RelationshipPage,
-  RelationshipQuery,
+import {
+  MAX_EDGE_SCROLL_COUNT,
+  type EdgeKey,
+  type EdgeScrollPage,
+  type EdgeScrollQuery,
+  type GraphChange,
+  type GraphEdge,
+  type GraphIndex,
+  type Relationship,
+  type RelationshipPage,
+  type RelationshipQuery,
+  type ScrolledEdge,
 } from './graph-index';
+import {
+  NeighbourFold,
+  neighbourChunks,
+  neighbourQueryFault,
+  type NeighbourPage,
+  type NeighbourQuery,
+} from './graph-index';
+import {
+  NEIGHBOUR_PAGE_SIZE,
+  NEIGHBOUR_URNS_PER_SEARCH,
+  neighbourOf,
+  neighbourSearch,
+} from './elasticsearch-graph-neighbours';
 
 /** Options of {@link ElasticsearchGraphIndex}. */
 export type ElasticsearchGraphIndexOptions = ElasticsearchConnection & {
@@ -61,6 +79,8 @@ interface StoredEdge {
 
 /** Elasticsearch's `index.max_result_window` default: `from + size` of a page may not exceed it. */
 const MAX_RESULT_WINDOW = 10_000;
+/** Hits per request of {@link ElasticsearchGraphIndex.scrollEdges}, which drops the documents after an edge's first. */
+export const SCROLL_PAGE_SIZE = 1_000;
 /** Hits per request when reading the current edges of the aspects a write replaces (paged with `search_after`). */
 export const EDGE_PAGE_SIZE = 10_000;
 /** Buckets per request of the aggregation counting duplicated pairs (paged by key). */
@@ -100,6 +120,14 @@ export const SOURCES_PER_SEARCH = 500;
  *   (documents) less the surplus of pairs held by several documents, which a terms aggregation on the pair keyword
  *   with `min_doc_count: 2` lists in the same request (exact counts on one shard). When it lists
  *   {@link DUPLICATE_PAGE_SIZE} pairs, further requests page on by key; those come from a later snapshot.
+ * - **Scrolling.** `scrollEdges` searches with the query's filters (`relationshipType`, `source.urn`,
+ *   `destination.urn`, `source.entityType`, `destination.entityType`) and, after a key, a range on (`source.urn`,
+ *   `strata.outgoing`), sorted by (`source.urn`, `strata.outgoing`, `createdOn` ascending with missing last,
+ *   `strata.aspect`): the documents of one edge are adjacent, its earliest first, and the later ones are dropped.
+ *   Requests of {@link SCROLL_PAGE_SIZE} hits follow each other, each after the last key read, until the page is full.
+ * - **Neighbours.** `neighbours` is one search per chunk of 500 URNs, filtered on the direction's end, the types and
+ *   the window, sorted by (end, pair, aspect) and paged with `search_after` until `limit` pairs are folded
+ *   (`elasticsearch-graph-neighbours.ts`). Each request is its own snapshot.
  * - A page may not reach past the first 10000 relationships (`from + size`, Elasticsearch's `max_result_window`):
  *   such a query is refused with `ValidationError`, where the SQLite adapter would answer it. An edge whose type
  *   contains U+0000, or whose type and URN together (or aspect) exceed 8191 characters, cannot be indexed so that
@@ -218,6 +246,83 @@ export class ElasticsearchGraphIndex implements GraphIndex {
       total: totalHits(response.hits.total) - surplus,
       relationships: response.hits.hits.map((hit) => toRelationship(hit._source ?? {}, other)),
     };
+  }
+
+  async scrollEdges(query: EdgeScrollQuery): Promise<EdgeScrollPage> {
+    this.assertOpen();
+    if (!Number.isSafeInteger(query.count) || query.count < 1 || query.count > MAX_EDGE_SCROLL_COUNT) {
+      throw new ValidationError(`Invalid count ${query.count}: from 1 to ${MAX_EDGE_SCROLL_COUNT}`);
+    }
+    const filter: Query[] = [];
+    const anyOf = (path: string, values: readonly string[]) => {
+      if (values.length > 0) filter.push({ terms: { [path]: [...values] } });
+    };
+    anyOf(graphPaths.relationshipType, query.types);
+    anyOf(graphPaths.sourceUrn, query.sourceUrns);
+    anyOf(graphPaths.destinationUrn, query.destinationUrns);
+    anyOf(graphPaths.sourceEntityType, query.sourceTypes);
+    anyOf(graphPaths.destinationEntityType, query.destinationTypes);
+    const edges: ScrolledEdge[] = [];
+    let after: EdgeKey | undefined = query.after;
+    for (;;) {
+      const response = await this.client.search<Partial<EdgeSource>>({
+        index: this.indexName,
+        query: { bool: { filter: after === undefined ? filter : [...filter, afterKey(after)] } },
+        sort: [
+          { [graphPaths.sourceUrn]: { order: 'asc' } },
+          { [graphPaths.outgoing]: { order: 'asc' } },
+          { [graphPaths.createdOn]: { order: 'asc', missing: '_last' } },
+          { [graphPaths.aspect]: { order: 'asc' } },
+        ],
+        size: SCROLL_PAGE_SIZE,
+        track_total_hits: false,
+        _source: [
+          graphPaths.sourceUrn,
+          graphPaths.destinationUrn,
+          graphPaths.relationshipType,
+          graphPaths.createdOn,
+          graphPaths.createdActor,
+        ],
+      });
+      const hits = response.hits.hits;
+      for (const hit of hits) {
+        const edge = toScrolledEdge(hit._source ?? {});
+        const last = edges[edges.length - 1];
+        // Documents of the same edge are adjacent, the earliest first; one stopped at a page boundary is past `after`.
+        if (last !== undefined && sameKey(last, edge)) continue;
+        if (after !== undefined && sameKey(after, edge)) continue;
+        edges.push(edge);
+        if (edges.length > query.count) return { edges: edges.slice(0, query.count), hasMore: true };
+      }
+      const lastHit = edges[edges.length - 1];
+      if (hits.length < SCROLL_PAGE_SIZE || lastHit === undefined) return { edges, hasMore: false };
+      after = lastHit;
+    }
+  }
+
+  /** See `elasticsearch-graph-neighbours.ts`: one search per chunk of URNs, paged with `search_after`, up to `limit`. */
+  async neighbours(query: NeighbourQuery): Promise<NeighbourPage> {
+    this.assertOpen();
+    const fault = neighbourQueryFault(query);
+    if (fault !== undefined) throw new ValidationError(fault);
+    const fold = new NeighbourFold(query.limit);
+    // One hit more than the limit tells whether more follow; the documents of one edge may take a few more.
+    const size = Math.min(NEIGHBOUR_PAGE_SIZE, query.limit + 1);
+    for (const chunk of neighbourChunks(query.urns, NEIGHBOUR_URNS_PER_SEARCH)) {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const response = await this.client.search<Partial<EdgeSource>>({
+          index: this.indexName,
+          ...neighbourSearch(query, chunk, size, after),
+        });
+        const hits = response.hits.hits;
+        for (const hit of hits) if (!fold.add(neighbourOf(hit._source ?? {}, query.direction))) break;
+        if (fold.full) return fold.page();
+        after = hits[hits.length - 1]?.sort;
+        if (hits.length < size || after === undefined) break;
+      }
+    }
+    return fold.page();
   }
 
   async close(): Promise<void> {
@@ -413,6 +518,40 @@ function toRelationship(source: Partial<EdgeSource>, other: 'source' | 'destinat
   return {
     type: source.relationshipType ?? '',
     entity: source[other]?.urn ?? '',
+    ...(typeof source.createdOn === 'number' ? { createdAt: source.createdOn } : {}),
+    ...(typeof source.createdActor === 'string' ? { createdBy: source.createdActor } : {}),
+  };
+}
+
+/** The documents of the edges after `key` in scrolling order: a later source, or the same one and a later pair. */
+function afterKey(key: EdgeKey): Query {
+  return {
+    bool: {
+      should: [
+        { range: { [graphPaths.sourceUrn]: { gt: key.source } } },
+        {
+          bool: {
+            filter: [
+              { term: { [graphPaths.sourceUrn]: key.source } },
+              { range: { [graphPaths.outgoing]: { gt: pairKey(key.type, key.destination) } } },
+            ],
+          },
+        },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+function sameKey(left: EdgeKey, right: EdgeKey): boolean {
+  return left.source === right.source && left.type === right.type && left.destination === right.destination;
+}
+
+function toScrolledEdge(source: Partial<EdgeSource>): ScrolledEdge {
+  return {
+    source: source.source?.urn ?? '',
+    type: source.relationshipType ?? '',
+    destination: source.destination?.urn ?? '',
     ...(typeof source.createdOn === 'number' ? { createdAt: source.createdOn } : {}),
     ...(typeof source.createdActor === 'string' ? { createdBy: source.createdActor } : {}),
   };

@@ -16,8 +16,8 @@ import type { GraphEdge, RelationshipDirection } from './graph-index';
  * DataHub keeps one document per edge. Strata keeps each aspect's contribution apart (an edge two aspects imply stays
  * until both stop implying it), so its document is one per (source, aspect, type, destination):
  * - DataHub's fields, as DataHub writes them: `source: {urn, entityType}`, `destination: {urn, entityType}`,
- *   `relationshipType`, `createdOn` (epoch milliseconds) and `createdActor` when the edge has them; `updatedOn`,
- *   `updatedActor` and `properties` are mapped as DataHub maps them, and not written (Strata's edges have none).
+ *   `relationshipType`, `createdOn` (epoch milliseconds), `createdActor`, `updatedOn` and `updatedActor` when the
+ *   edge has them, and `properties: {source: "UI"}` on a manual edge (DataHub's mark of lineage drawn by hand).
  * - under `strata`: `aspect`, the aspect implying the edge; `outgoing`, `relationshipType + "\u0000" +
  *   destination.urn`, and `incoming`, `relationshipType + "\u0000" + source.urn`: the (type, other end) pair of each
  *   direction as one keyword, which a query collapses on (one result per pair) and sorts by. `\u0000` sorts before
@@ -32,9 +32,14 @@ import type { GraphEdge, RelationshipDirection } from './graph-index';
 export const graphPaths = {
   sourceUrn: 'source.urn',
   destinationUrn: 'destination.urn',
+  sourceEntityType: 'source.entityType',
+  destinationEntityType: 'destination.entityType',
   relationshipType: 'relationshipType',
   createdOn: 'createdOn',
   createdActor: 'createdActor',
+  updatedOn: 'updatedOn',
+  updatedActor: 'updatedActor',
+  propertiesSource: 'properties.source',
   aspect: 'strata.aspect',
   outgoing: 'strata.outgoing',
   incoming: 'strata.incoming',
@@ -44,6 +49,9 @@ export const graphPaths = {
 export function pairPath(direction: RelationshipDirection): string {
   return direction === 'OUTGOING' ? graphPaths.outgoing : graphPaths.incoming;
 }
+
+/** DataHub's edge property `source` of lineage drawn by hand in its UI. */
+export const MANUAL_SOURCE = 'UI';
 
 /** Separates the type from the URN in a pair keyword; no relationship type may contain it. */
 export const PAIR_SEPARATOR = '\u0000';
@@ -86,6 +94,9 @@ export function edgeSource(source: string, aspect: string, edge: GraphEdge): Edg
     relationshipType: edge.type,
     ...(edge.createdAt === undefined ? {} : { createdOn: edge.createdAt }),
     ...(edge.createdBy === undefined ? {} : { createdActor: edge.createdBy }),
+    ...(edge.updatedAt === undefined ? {} : { updatedOn: edge.updatedAt }),
+    ...(edge.updatedBy === undefined ? {} : { updatedActor: edge.updatedBy }),
+    ...(edge.manual === true ? { properties: { source: MANUAL_SOURCE } } : {}),
     strata: {
       aspect,
       outgoing: pairKey(edge.type, edge.destination),
@@ -101,6 +112,9 @@ export interface EdgeSource {
   readonly relationshipType: string;
   readonly createdOn?: number;
   readonly createdActor?: string;
+  readonly updatedOn?: number;
+  readonly updatedActor?: string;
+  readonly properties?: { readonly source?: string };
   readonly strata: { readonly aspect: string; readonly outgoing: string; readonly incoming: string };
 }
 

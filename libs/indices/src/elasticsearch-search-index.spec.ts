@@ -557,16 +557,16 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       expect(requests[0]?.body).toMatchObject({ from: 0, size: 0 });
     });
 
-    it('refuses bad paging, an unknown entity, filter or text, and a page past 10000, sending nothing', async () => {
+    it('refuses bad paging, an unknown entity, condition or text, and a page past 10000, sending nothing', async () => {
       const { index, requests } = indexOn(() => emptySearchResponse);
       const base = { entityType: 'dataset', input: '*', filter: [], start: 0, count: 10 };
       await expect(index.search({ ...base, start: -1 })).rejects.toThrow(ValidationError);
       await expect(index.search({ ...base, count: 1.5 })).rejects.toThrow(ValidationError);
       await expect(index.search({ ...base, count: 10_001 })).rejects.toThrow('Result count exceeds limit of 10000');
       await expect(index.search({ ...base, entityType: 'nonsense' })).rejects.toThrow('Unknown entity: nonsense');
-      await expect(index.search({ ...base, filter: [[criterion('nonsense', ['x'])]] })).rejects.toThrow(
-        ValidationError,
-      );
+      await expect(
+        index.search({ ...base, filter: [[criterion('origin', ['x'], 'LIKE' as Criterion['condition'])]] }),
+      ).rejects.toThrow(ValidationError);
       await expect(index.search({ ...base, input: '"unclosed' })).rejects.toThrow(ValidationError);
       await expect(index.search({ ...base, start: 9_995 })).rejects.toThrow(ValidationError);
       expect(requests).toEqual([]);

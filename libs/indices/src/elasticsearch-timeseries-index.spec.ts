@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { describe, expect, it } from '@jest/globals';
 import { Client } from '@elastic/elasticsearch';
+import { ValidationError } from '@strata/model';
 
 import { mockCluster, responseError, type RecordedRequest } from './elasticsearch-cluster.fake';
 import {
@@ -267,14 +268,171 @@ describe('ElasticsearchTimeseriesIndex requests (offline)', () => {
     });
   });
 
-  it('counts an index’s points, all or up to a time', async () => {
+  it('counts an index’s points, all or up to a time, leaving the items of collections out', async () => {
     const { client, requests } = cluster({ '/_count': { count: 4 } });
     expect(await index(client).count('dataset', 'datasetProfile', T0)).toBe(4);
     expect(await index(client).count('dataset', 'datasetProfile')).toBe(4);
+    const notItems = [{ term: { isExploded: true } }];
     expect(requests.map((request): unknown[] => [request.path, request.body])).toEqual([
-      ['/a_dataset_datasetprofileaspect_v1/_count', { query: { range: { timestampMillis: { lte: T0 } } } }],
-      ['/a_dataset_datasetprofileaspect_v1/_count', null],
+      [
+        '/a_dataset_datasetprofileaspect_v1/_count',
+        { query: { bool: { filter: [{ range: { timestampMillis: { lte: T0 } } }], must_not: notItems } } },
+      ],
+      ['/a_dataset_datasetprofileaspect_v1/_count', { query: { bool: { must_not: notItems } } }],
     ]);
+  });
+
+  it('writes the items of a point’s collections as exploded documents, after deleting those it had', async () => {
+    const { client, requests } = cluster({
+      '/_bulk': { errors: false, items: [] },
+      '/_delete_by_query': { deleted: 0 },
+    });
+    const usage: TimeseriesPoint = {
+      ...POINT,
+      ...USAGE,
+      fields: { uniqueUserCount: 2, runId: 'ingest-1', eventGranularity: '{"multiple":1,"unit":"DAY"}' },
+      collections: {
+        userCounts: [
+          { key: 'urn:li:corpuser:a', fields: { 'userCounts.user': 'urn:li:corpuser:a', 'userCounts.count': 3 } },
+        ],
+      },
+    };
+    await index(client, { refresh: false }).apply([
+      { kind: 'put', point: usage },
+      { kind: 'put', point: POINT },
+      { kind: 'put', point: { ...usage, collections: {} } },
+    ]);
+    expect(requests.map((request) => [request.path, request.querystring])).toEqual([
+      ['/a_dataset_datasetusagestatisticsaspect_v1/_delete_by_query', { conflicts: 'proceed', refresh: 'true' }],
+      ['/_bulk', { refresh: 'true' }],
+      ['/a_dataset_datasetusagestatisticsaspect_v1/_delete_by_query', { conflicts: 'proceed', refresh: 'true' }],
+      ['/_bulk', { refresh: 'false' }],
+    ]);
+    expect(requests[0]?.body).toEqual({
+      query: { bool: { filter: [{ term: { isExploded: true } }, { terms: { pointId: [POINT.id] } }] } },
+    });
+    const [pointAction, pointDocument, itemAction, itemDocument, ...rest] = requests[1]?.body as unknown[];
+    expect(pointAction).toEqual({ index: { _index: 'a_dataset_datasetusagestatisticsaspect_v1', _id: POINT.id } });
+    expect(pointDocument).toMatchObject({ uniqueUserCount: 2, isExploded: false, pointId: POINT.id });
+    expect(itemAction).toEqual({
+      index: { _index: 'a_dataset_datasetusagestatisticsaspect_v1', _id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
+    expect(itemDocument).toEqual({
+      runId: 'ingest-1',
+      eventGranularity: '{"multiple":1,"unit":"DAY"}',
+      'userCounts.user': 'urn:li:corpuser:a',
+      'userCounts.count': 3,
+      urn: URN,
+      timestampMillis: T0,
+      '@timestamp': T0,
+      isExploded: true,
+      pointId: POINT.id,
+    });
+    expect(rest).toHaveLength(2);
+    expect(requests[3]?.body).toHaveLength(2);
+  });
+
+  it('aggregates with nested date histograms and terms, and reads the rows in the cluster’s order', async () => {
+    const latest = (key: string | number, keyAsString?: string) => ({
+      buckets: [{ key, ...(keyAsString === undefined ? {} : { key_as_string: keyAsString }), doc_count: 1 }],
+    });
+    const { client, requests } = cluster({
+      '/_search': {
+        hits: { hits: [] },
+        aggregations: {
+          g0: {
+            buckets: [
+              {
+                key: 'urn:li:corpuser:b',
+                doc_count: 3,
+                g1: {
+                  buckets: [
+                    {
+                      key: T0,
+                      key_as_string: '2023-11-14',
+                      doc_count: 2,
+                      m0: { value: 5 },
+                      m1: latest(1, 'true'),
+                      m2: { value: 2 },
+                    },
+                    { key: T0 + 86_400_000, doc_count: 0, m0: { value: 0 }, m1: { buckets: [] }, m2: { value: 0 } },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      },
+    });
+    const rows = await index(client).aggregate({
+      ...USAGE,
+      filter: [[{ field: 'urn', condition: 'EQUAL', values: [URN], negated: false }]],
+      buckets: [
+        { kind: 'string', field: 'userCounts.user.keyword', ascending: false, size: 5 },
+        { kind: 'date', field: 'timestampMillis', unit: 'WEEK', timeZone: 'Europe/Paris' },
+      ],
+      metrics: [
+        { kind: 'SUM', field: 'userCounts.count' },
+        { kind: 'LATEST', field: 'complete' },
+        { kind: 'CARDINALITY', field: 'runId' },
+      ],
+    });
+    expect(rows).toEqual([
+      { keys: ['urn:li:corpuser:b', T0], values: [5, true, 2] },
+      { keys: ['urn:li:corpuser:b', T0 + 86_400_000], values: [0, null, 0] },
+    ]);
+    expect(requests[0]?.path).toBe('/a_dataset_datasetusagestatisticsaspect_v1/_search');
+    expect(requests[0]?.body).toEqual({
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter: [{ bool: { filter: [{ terms: { urn: [URN] } }] } }] } },
+      aggs: {
+        g0: {
+          terms: { field: 'userCounts.user', size: 5, order: { _key: 'desc' } },
+          aggs: {
+            g1: {
+              date_histogram: {
+                field: 'timestampMillis',
+                calendar_interval: '1w',
+                time_zone: 'Europe/Paris',
+                min_doc_count: 0,
+              },
+              aggs: {
+                m0: { sum: { field: 'userCounts.count' } },
+                m1: {
+                  terms: {
+                    field: 'complete',
+                    size: 1,
+                    order: [{ newest: 'desc' }, { _count: 'desc' }, { _key: 'asc' }],
+                  },
+                  aggs: { newest: { max: { field: 'timestampMillis' } } },
+                },
+                m2: { cardinality: { field: 'runId', precision_threshold: 40_000 } },
+              },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('aggregates every document without buckets, and refuses an answer of too many buckets as the client’s', async () => {
+    const { client, requests } = cluster({
+      '/_search': { hits: { hits: [] }, aggregations: { m0: { buckets: [{ key: 'a', doc_count: 1 }] } } },
+    });
+    expect(
+      await index(client).aggregate({ ...PROFILE, buckets: [], metrics: [{ kind: 'LATEST', field: 'pipelineName' }] }),
+    ).toEqual([{ keys: [], values: ['a'] }]);
+    expect(requests[0]?.body).toMatchObject({ query: { match_all: {} } });
+
+    const refusing = mockCluster(() =>
+      responseError(400, {
+        error: { type: 'search_phase_execution_exception', caused_by: { type: 'too_many_buckets_exception' } },
+      }),
+    );
+    await expect(
+      index(refusing.client).aggregate({ ...PROFILE, buckets: [], metrics: [{ kind: 'SUM', field: 'rowCount' }] }),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('reads the primary store size of each index it was opened for', async () => {

@@ -1,4 +1,8 @@
-import type { Client, estypes } from '@elastic/elasticsearch';
+import { createHash } from 'node:crypto';
+
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { ValidationError } from '@strata/model';
+
 import { orOfAndQuery, RANGES } from './elasticsearch-filters';
 
 import {
@@ -11,10 +15,15 @@ import {
 } from './elasticsearch-connection';
 import { valueNumber } from './search-documents';
 import type { Criterion, Filter } from './search-index';
+import { CALENDAR_INTERVALS } from './timeseries-calendar';
 import {
   formatTaskId,
   timeseriesIndexName,
   type TaskCounters,
+  type TimeseriesAggregation,
+  type TimeseriesAggregationRow,
+  type TimeseriesBucket,
+  type TimeseriesMetric,
   type TaskId,
   type TaskStatus,
   type TimeseriesAspectRef,
@@ -26,13 +35,16 @@ import {
   type TruncationRequest,
 } from './timeseries-index';
 import {
+  checkAggregation,
   checkPoint,
   checkTimeseriesQuery,
   checkTruncation,
   indicesOf,
   indicesOfEntity,
   initialCounters,
+  itemsOf,
   knownIndex,
+  MAX_AGGREGATION_ROWS,
   TIME_FIELD,
 } from './timeseries-requests';
 
@@ -120,6 +132,13 @@ export function timeseriesIndexDefinition(): {
  *   rejects the call, naming the points (the others stay written; applying them again is harmless). A delete is a
  *   `_delete_by_query` (conflicts proceeding, refreshed), so the puts before it are refreshed first, whatever
  *   `refresh` says, for it to see them. A call is not atomic across requests; replaying it converges.
+ * - **Collection items** are DataHub's exploded documents (`isExploded: true`, the point's id in `pointId`, an id of
+ *   their own). The items of the points a bulk replaces them for are deleted by query before it, which sees the items
+ *   earlier writes made once they are refreshed: with `refresh: false`, an item a point no longer has may outlive a
+ *   replacement written within the refresh interval of the item.
+ * - **Aggregations** are one search of size 0: a `date_histogram` (calendar interval, time zone) or `terms` (by key)
+ *   aggregation per bucket, nested, and per metric a `sum`, a `cardinality` (precision threshold 40,000) or, for
+ *   LATEST, a `terms` of size 1 ordered by the newest `timestampMillis` of each value, then its count, then the value.
  * - **Queries.** A `bool` filter on the URN, the time range and the filter (`terms`, case-insensitive `wildcard`,
  *   `range`, `exists`; a negated criterion as `must_not`), exploded documents (DataHub's `isExploded`) left out; sorted
  *   by the requested field (missing values last), then `timestampMillis` desc and `pointId` asc. A value that is not a
@@ -171,15 +190,26 @@ export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
     for (const change of changes) {
       const last = requests.at(-1);
       if (change.kind === 'put') {
-        const operations = [
-          { index: { _index: this.index(change.point.entity, change.point.aspect), _id: change.point.id } },
-          documentOf(change.point),
-        ];
-        if (last?.kind === 'bulk') {
-          last.operations.push(...operations);
-          last.ids.push(change.point.id);
-        } else {
-          requests.push({ kind: 'bulk', operations, ids: [change.point.id] });
+        const { point } = change;
+        const index = this.index(point.entity, point.aspect);
+        // Another put of a point whose items this bulk replaces starts a bulk of its own (its items' deletion first).
+        const bulk =
+          last?.kind === 'bulk' && !(point.collections !== undefined && last.replacing.has(`${index}/${point.id}`))
+            ? last
+            : undefined;
+        const target = bulk ?? { kind: 'bulk', operations: [], ids: [], replacing: new Set<string>() };
+        if (bulk === undefined) requests.push(target);
+        target.operations.push({ index: { _index: index, _id: point.id } }, documentOf(point));
+        target.ids.push(point.id);
+        if (point.collections !== undefined) {
+          target.replacing.add(`${index}/${point.id}`);
+          for (const item of itemsOf(point)) {
+            target.operations.push(
+              { index: { _index: index, _id: itemIdOf(point.id, item) } },
+              itemDocumentOf(point, item),
+            );
+            target.ids.push(`${point.id} (${item.collection} ${item.key})`);
+          }
         }
         continue;
       }
@@ -194,6 +224,23 @@ export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
       } else {
         requests.push({ kind: 'delete', indices: indicesOfEntity(this.indices, change.entity), query: urn });
       }
+    }
+    // The items a bulk replaces go first, in one deletion per index.
+    for (let position = requests.length - 1; position >= 0; position -= 1) {
+      const request = requests[position];
+      if (request?.kind !== 'bulk' || request.replacing.size === 0) continue;
+      const byIndex = new Map<string, string[]>();
+      for (const replaced of request.replacing) {
+        const slash = replaced.indexOf('/');
+        const index = replaced.slice(0, slash);
+        byIndex.set(index, [...(byIndex.get(index) ?? []), replaced.slice(slash + 1)]);
+      }
+      const deletions: Request[] = [...byIndex].map(([index, ids]) => ({
+        kind: 'delete',
+        indices: [index],
+        query: { bool: { filter: [{ term: { isExploded: true } }, { terms: { pointId: ids } }] } },
+      }));
+      requests.splice(position, 0, ...deletions);
     }
     for (const [position, request] of requests.entries()) {
       if (request.kind === 'delete') {
@@ -248,11 +295,42 @@ export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
     );
   }
 
+  async aggregate(aggregation: TimeseriesAggregation): Promise<readonly TimeseriesAggregationRow[]> {
+    this.assertOpen();
+    const { filter, buckets, metrics } = checkAggregation(aggregation);
+    const index = this.index(aggregation.entity, aggregation.aspect);
+    const filterClause = filterQuery(filter);
+    let response: estypes.SearchResponse;
+    try {
+      response = await this.client.search({
+        index,
+        size: 0,
+        track_total_hits: false,
+        query: filterClause === undefined ? { match_all: {} } : { bool: { filter: [filterClause] } },
+        aggs: aggregationsOf(buckets, metrics, 0),
+      });
+    } catch (error) {
+      if (tooManyBuckets(error)) {
+        throw new ValidationError(
+          `The aggregation answers more than ${MAX_AGGREGATION_ROWS} rows: narrow the filter, or use larger time buckets`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    return rowsOf(response.aggregations ?? {}, buckets, metrics);
+  }
+
   async count(entity: string, aspect: string, endTimeMillis?: number): Promise<number> {
     this.assertOpen();
     const response = await this.client.count({
       index: this.index(entity, aspect),
-      ...(endTimeMillis === undefined ? {} : { query: { range: { timestampMillis: { lte: endTimeMillis } } } }),
+      query: {
+        bool: {
+          ...(endTimeMillis === undefined ? {} : { filter: [{ range: { timestampMillis: { lte: endTimeMillis } } }] }),
+          must_not: [{ term: { isExploded: true } }],
+        },
+      },
     });
     return response.count;
   }
@@ -341,8 +419,10 @@ type Request = BulkRequest | { readonly kind: 'delete'; readonly indices: readon
 interface BulkRequest {
   readonly kind: 'bulk';
   readonly operations: unknown[];
-  /** The point of each pair of operations. */
+  /** The point (or item) of each pair of operations. */
   readonly ids: string[];
+  /** `<index>/<point id>` of the points whose items this bulk replaces. */
+  readonly replacing: Set<string>;
 }
 
 function documentOf(point: TimeseriesPoint): TimeseriesDocument {
@@ -437,6 +517,128 @@ function errorOf(response: estypes.TasksGetResponse): TaskStatus['error'] {
     type: failure.cause?.type ?? 'exception',
     reason: `${result?.failures?.length ?? 0} documents failed: ${failure.cause?.reason ?? ''}`,
   };
+}
+
+/** An item's document id: the point's, its collection and its key, hashed (keys may be long URNs). */
+function itemIdOf(pointId: string, item: { collection: string; key: string }): string {
+  return createHash('md5')
+    .update(JSON.stringify([pointId, item.collection, item.key]), 'utf8')
+    .digest('hex');
+}
+
+/** An item's document: DataHub's exploded document, the item's fields (and the point's common ones) at its top. */
+function itemDocumentOf(point: TimeseriesPoint, item: { fields: Record<string, unknown> }): Record<string, unknown> {
+  return {
+    ...item.fields,
+    urn: point.urn,
+    timestampMillis: point.timestampMillis,
+    '@timestamp': point.timestampMillis,
+    isExploded: true,
+    pointId: point.id,
+  };
+}
+
+// --- Aggregations ------------------------------------------------------------------------------------------------------
+
+type Aggregations = Record<string, estypes.AggregationsAggregationContainer>;
+
+/** The aggregations of the buckets from `level` on, the metrics innermost. */
+function aggregationsOf(
+  buckets: readonly TimeseriesBucket[],
+  metrics: readonly TimeseriesMetric[],
+  level: number,
+): Aggregations {
+  const bucket = buckets[level];
+  if (bucket === undefined) return metricAggregations(metrics);
+  const nested = aggregationsOf(buckets, metrics, level + 1);
+  if (bucket.kind === 'date') {
+    return {
+      [`g${level}`]: {
+        date_histogram: {
+          field: bucket.field,
+          calendar_interval: CALENDAR_INTERVALS[bucket.unit] as estypes.AggregationsCalendarInterval,
+          time_zone: bucket.timeZone,
+          min_doc_count: 0,
+        },
+        aggs: nested,
+      },
+    };
+  }
+  return {
+    [`g${level}`]: {
+      terms: { field: bucket.field, size: bucket.size, order: { _key: bucket.ascending ? 'asc' : 'desc' } },
+      aggs: nested,
+    },
+  };
+}
+
+function metricAggregations(metrics: readonly TimeseriesMetric[]): Aggregations {
+  return Object.fromEntries(
+    metrics.map((metric, position): [string, estypes.AggregationsAggregationContainer] => {
+      switch (metric.kind) {
+        case 'SUM':
+          return [`m${position}`, { sum: { field: metric.field } }];
+        case 'CARDINALITY':
+          return [`m${position}`, { cardinality: { field: metric.field, precision_threshold: 40_000 } }];
+        case 'LATEST':
+          return [
+            `m${position}`,
+            {
+              terms: { field: metric.field, size: 1, order: [{ newest: 'desc' }, { _count: 'desc' }, { _key: 'asc' }] },
+              aggs: { newest: { max: { field: TIME_FIELD } } },
+            },
+          ];
+      }
+    }),
+  );
+}
+
+interface BucketAnswer {
+  readonly key: string | number;
+  readonly key_as_string?: string;
+  readonly [aggregation: string]: unknown;
+}
+
+/** The rows of an aggregation's answer, the groups in the order the cluster answers them. */
+function rowsOf(
+  answer: Record<string, unknown>,
+  buckets: readonly TimeseriesBucket[],
+  metrics: readonly TimeseriesMetric[],
+): TimeseriesAggregationRow[] {
+  const rows: TimeseriesAggregationRow[] = [];
+  const walk = (aggregations: Record<string, unknown>, level: number, keys: (string | number | boolean)[]) => {
+    if (level === buckets.length) {
+      rows.push({ keys, values: metrics.map((metric, position) => metricValue(metric, aggregations[`m${position}`])) });
+      return;
+    }
+    const group = aggregations[`g${level}`] as { buckets?: BucketAnswer[] } | undefined;
+    for (const bucket of group?.buckets ?? []) walk(bucket, level + 1, [...keys, keyOf(bucket)]);
+  };
+  walk(answer, 0, []);
+  return rows;
+}
+
+function metricValue(metric: TimeseriesMetric, answer: unknown): string | number | boolean | null {
+  if (metric.kind === 'LATEST') {
+    const first = (answer as { buckets?: BucketAnswer[] } | undefined)?.buckets?.[0];
+    return first === undefined ? null : keyOf(first);
+  }
+  const value = (answer as { value?: number | null } | undefined)?.value;
+  return typeof value === 'number' ? value : 0;
+}
+
+/** A bucket's key as the field holds it: a boolean's `true`/`false` (which terms key as 1 and 0), else the key. */
+function keyOf(bucket: BucketAnswer): string | number | boolean {
+  if (typeof bucket.key === 'number' && (bucket.key_as_string === 'true' || bucket.key_as_string === 'false')) {
+    return bucket.key_as_string === 'true';
+  }
+  return bucket.key;
+}
+
+function tooManyBuckets(error: unknown): boolean {
+  return (
+    error instanceof errors.ResponseError && JSON.stringify(error.body ?? {}).includes('too_many_buckets_exception')
+  );
 }
 
 // --- Filters -----------------------------------------------------------------------------------------------------------

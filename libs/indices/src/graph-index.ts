@@ -21,6 +21,9 @@
  * - **Stable paging.** {@link GraphIndex.relationships} orders matches by (type, entity) ascending, comparing strings
  *   by Unicode code point (UTF-8 byte order: SQLite's BINARY collation, Elasticsearch's keyword sort); `total` counts
  *   all matches before paging, and pages cut from that order never overlap or skip.
+ * - **Scrolling by key.** {@link GraphIndex.scrollEdges} walks the whole graph in (source, type, destination) order,
+ *   by code point, each page starting after the key the previous one ended at: any number of edges can be walked,
+ *   and an edge present for the whole walk is seen exactly once, whatever is written meanwhile.
  * - **Durable once resolved.** A write that resolved is seen by every later query, also through another handle opened
  *   on the same data afterwards.
  * - **Batches are the calls in order.** {@link GraphIndex.apply} ends in the state the same `replaceEdges` and
@@ -69,8 +72,69 @@ export interface GraphIndex {
    */
   relationships(query: RelationshipQuery): Promise<RelationshipPage>;
 
+  /**
+   * A page of the edges of the whole graph that match `query`, one per distinct (source, type, destination) — with
+   * the earliest `createdAt` among the aspects implying it, as {@link relationships} reports it — in (source, type,
+   * destination) code-point order, starting after `query.after`. Rejects with `ValidationError` when `count` is not
+   * an integer from 1 to {@link MAX_EDGE_SCROLL_COUNT}.
+   */
+  scrollEdges(query: EdgeScrollQuery): Promise<EdgeScrollPage>;
+
+  /**
+   * The edges of many URNs at once, in one direction, of some types: what one hop of a lineage walk reads. One
+   * {@link Neighbour} per distinct (URN, type, other end), merged over the aspects implying it as `relationships`
+   * merges them (the earliest `createdAt` with its `createdBy`), plus the latest `updatedAt` with its `updatedBy`,
+   * and `manual` when any of them is manual. Ordered by (URN, type, other end), comparing strings by code point; the
+   * first `limit` of them, with `truncated` telling whether more matched. With a `window`, only the contributions
+   * that pass {@link passesWindow} count.
+   *
+   * URNs are read in chunks (a few hundred per query): each chunk is read at one point in time, but a write landing
+   * between two chunks may be seen by the later ones only. Rejects with `ValidationError` when `limit` is not a
+   * non-negative integer, the direction is unknown, or the window's bounds are not integers with start ≤ end.
+   * Unknown URNs have no edges; a URN given twice is read once.
+   */
+  neighbours(query: NeighbourQuery): Promise<NeighbourPage>;
+
   /** Releases the handle; calling it again does nothing. */
   close(): Promise<void>;
+}
+
+/** The most edges one {@link GraphIndex.scrollEdges} page holds. */
+export const MAX_EDGE_SCROLL_COUNT = 10_000;
+
+/**
+ * Which edges {@link GraphIndex.scrollEdges} walks. Each list keeps, when it is not empty, the edges matching any of
+ * its values; the lists combine with AND. Entity types are those the URNs name (`urn:li:<type>:…`).
+ */
+export interface EdgeScrollQuery {
+  readonly types: readonly string[];
+  readonly sourceTypes: readonly string[];
+  readonly destinationTypes: readonly string[];
+  readonly sourceUrns: readonly string[];
+  readonly destinationUrns: readonly string[];
+  /** The key of the last edge of the previous page (exclusive); absent: from the first edge. */
+  readonly after?: EdgeKey;
+  readonly count: number;
+}
+
+/** Where an edge sits in the scrolling order. */
+export interface EdgeKey {
+  readonly source: string;
+  readonly type: string;
+  readonly destination: string;
+}
+
+/** One edge as {@link GraphIndex.scrollEdges} reports it. */
+export interface ScrolledEdge extends EdgeKey {
+  readonly createdAt?: number;
+  readonly createdBy?: string;
+}
+
+export interface EdgeScrollPage {
+  /** At most `count` edges, in order. */
+  readonly edges: readonly ScrolledEdge[];
+  /** Whether edges matching the query follow the last one of this page. */
+  readonly hasMore: boolean;
 }
 
 /** One change of {@link GraphIndex.apply}: a {@link GraphIndex.replaceEdges} or {@link GraphIndex.removeEntity} call. */
@@ -89,10 +153,19 @@ export interface GraphEdge {
   readonly type: string;
   /** URN of the other end. */
   readonly destination: string;
-  /** When the relationship was created (the aspect's audit stamp), epoch milliseconds. */
+  /**
+   * When the relationship was created, epoch milliseconds: the edge's own stamp where its aspect holds one (DataHub's
+   * `createdOn`, e.g. an upstream's `created`), else the audit stamp of the change that wrote the aspect.
+   */
   readonly createdAt?: number;
   /** Actor URN that created it. */
   readonly createdBy?: string;
+  /** When the relationship was last updated, as its aspect says (DataHub's `updatedOn`), epoch milliseconds. */
+  readonly updatedAt?: number;
+  /** Actor URN that last updated it. */
+  readonly updatedBy?: string;
+  /** Drawn by hand (DataHub's edge property `source: UI`): a lineage time window never hides it. */
+  readonly manual?: boolean;
 }
 
 /**
@@ -124,4 +197,166 @@ export interface Relationship {
   readonly entity: string;
   readonly createdAt?: number;
   readonly createdBy?: string;
+}
+
+export interface NeighbourQuery {
+  /** The URNs whose edges are read; duplicates are read once. */
+  readonly urns: readonly string[];
+  /** `OUTGOING`: the edges whose source is one of `urns`; `INCOMING`: those whose destination is. */
+  readonly direction: RelationshipDirection;
+  /** Relationship names to keep; empty keeps every type. */
+  readonly types: readonly string[];
+  /** Keep only what passes this window ({@link passesWindow}); absent, every edge. */
+  readonly window?: EdgeWindow;
+  /** Most edges to answer; 0 answers none, with `truncated` telling whether any matched. */
+  readonly limit: number;
+}
+
+/**
+ * A time window of lineage, both ends inclusive, either end open (absent). An edge passes it when its `createdAt` or
+ * its `updatedAt` falls in it, when it has neither (absent or 0: edges of no known time are always shown), or when it
+ * is `manual` (DataHub's lineage time filter, with open ends allowed).
+ */
+export interface EdgeWindow {
+  readonly start?: number;
+  readonly end?: number;
+}
+
+export interface Neighbour {
+  /** The URN of the query this edge touches. */
+  readonly urn: string;
+  readonly type: string;
+  /** The other end: the destination for `OUTGOING`, the source for `INCOMING`. */
+  readonly entity: string;
+  readonly createdAt?: number;
+  readonly createdBy?: string;
+  readonly updatedAt?: number;
+  readonly updatedBy?: string;
+  readonly manual?: boolean;
+}
+
+export interface NeighbourPage {
+  readonly edges: Neighbour[];
+  /** More edges matched than `limit`. */
+  readonly truncated: boolean;
+}
+
+/** Whether one stored contribution of an edge passes a window (see {@link EdgeWindow}). */
+export function passesWindow(
+  edge: Pick<GraphEdge, 'createdAt' | 'updatedAt' | 'manual'>,
+  window: EdgeWindow | undefined,
+): boolean {
+  if (window === undefined || edge.manual === true) return true;
+  if ((edge.createdAt ?? 0) === 0 && (edge.updatedAt ?? 0) === 0) return true;
+  const within = (time: number | undefined): boolean =>
+    time !== undefined &&
+    (window.start === undefined || time >= window.start) &&
+    (window.end === undefined || time <= window.end);
+  return within(edge.createdAt) || within(edge.updatedAt);
+}
+
+/** What {@link GraphIndex.neighbours} refuses in a query, as the `ValidationError`'s message; undefined when none. */
+export function neighbourQueryFault(query: NeighbourQuery): string | undefined {
+  // Checked although typed: the values come from requests.
+  const direction: string = query.direction;
+  if (direction !== 'INCOMING' && direction !== 'OUTGOING') return `Invalid relationship direction ${direction}`;
+  if (!Number.isSafeInteger(query.limit) || query.limit < 0) return `Invalid limit ${query.limit}`;
+  const { start, end } = query.window ?? {};
+  if (start !== undefined && !Number.isSafeInteger(start)) return `Invalid window start ${start}`;
+  if (end !== undefined && !Number.isSafeInteger(end)) return `Invalid window end ${end}`;
+  if (start !== undefined && end !== undefined && start > end) {
+    return `Invalid window: start ${start} is after end ${end}`;
+  }
+  return undefined;
+}
+
+/**
+ * Folds an edge's stored contributions, given one after the other in (URN, type, other end) order (for one pair, in
+ * aspect order), into one {@link Neighbour} each, as {@link GraphIndex.neighbours} promises: the earliest `createdAt`
+ * (the first of equals; one without counts as latest) with its `createdBy`, the latest `updatedAt` with its
+ * `updatedBy`, and `manual` when any is. Stops taking pairs once it holds `limit` and sees another: then `full`, and
+ * the page is `truncated`.
+ */
+export class NeighbourFold {
+  private readonly edges: Neighbour[] = [];
+  private current: Neighbour | undefined;
+  private over = false;
+
+  constructor(private readonly limit: number) {}
+
+  /** Whether a pair beyond `limit` has been seen: nothing more needs reading. */
+  get full(): boolean {
+    return this.over;
+  }
+
+  /** Takes the next contribution; false once the fold is full. */
+  add(row: Neighbour): boolean {
+    if (this.over) return false;
+    const current = this.current;
+    if (
+      current !== undefined &&
+      current.urn === row.urn &&
+      current.type === row.type &&
+      current.entity === row.entity
+    ) {
+      this.current = mergeContributions(current, row);
+      return true;
+    }
+    if (current !== undefined) this.edges.push(current);
+    this.current = undefined;
+    if (this.edges.length >= this.limit) {
+      this.over = true;
+      return false;
+    }
+    this.current = row;
+    return true;
+  }
+
+  /** The folded page. */
+  page(): NeighbourPage {
+    if (this.current !== undefined) this.edges.push(this.current);
+    this.current = undefined;
+    return { edges: this.edges, truncated: this.over };
+  }
+}
+
+function mergeContributions(kept: Neighbour, next: Neighbour): Neighbour {
+  const earlier =
+    next.createdAt !== undefined && (kept.createdAt === undefined || next.createdAt < kept.createdAt) ? next : kept;
+  const later =
+    next.updatedAt !== undefined && (kept.updatedAt === undefined || next.updatedAt > kept.updatedAt) ? next : kept;
+  return {
+    urn: kept.urn,
+    type: kept.type,
+    entity: kept.entity,
+    ...(earlier.createdAt === undefined ? {} : { createdAt: earlier.createdAt }),
+    ...(earlier.createdBy === undefined ? {} : { createdBy: earlier.createdBy }),
+    ...(later.updatedAt === undefined ? {} : { updatedAt: later.updatedAt }),
+    ...(later.updatedBy === undefined ? {} : { updatedBy: later.updatedBy }),
+    ...(kept.manual === true || next.manual === true ? { manual: true } : {}),
+  };
+}
+
+/** Code-point order of strings (the graph's order): UTF-16 order with surrogates above U+E000–U+FFFF. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const left = a.charCodeAt(index);
+    const right = b.charCodeAt(index);
+    if (left !== right) return codePointRank(left) - codePointRank(right);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/** The URNs of a neighbour query, each once, in code-point order, cut into chunks of `size`. */
+export function neighbourChunks(urns: readonly string[], size: number): string[][] {
+  const sorted = [...new Set(urns)].sort(compareCodePoints);
+  const chunks: string[][] = [];
+  for (let first = 0; first < sorted.length; first += size) chunks.push(sorted.slice(first, first + size));
+  return chunks;
 }

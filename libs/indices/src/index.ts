@@ -1,12 +1,21 @@
 export type {
+  EdgeKey,
+  EdgeScrollPage,
+  EdgeScrollQuery,
+  EdgeWindow,
   GraphChange,
   GraphEdge,
   GraphIndex,
+  Neighbour,
+  NeighbourPage,
+  NeighbourQuery,
   Relationship,
   RelationshipDirection,
   RelationshipPage,
   RelationshipQuery,
+  ScrolledEdge,
 } from './graph-index';
+export { MAX_EDGE_SCROLL_COUNT, passesWindow } from './graph-index';
 export { SqliteGraphIndex } from './sqlite-graph-index';
 export type { SqliteGraphIndexOptions } from './sqlite-graph-index';
 export { ElasticsearchGraphIndex } from './elasticsearch-graph-index';
@@ -57,12 +66,17 @@ export { SqliteAuditIndex } from './sqlite-audit-index';
 export type { SqliteAuditIndexOptions } from './sqlite-audit-index';
 export { auditIndexName, ElasticsearchAuditIndex } from './elasticsearch-audit-index';
 export type { ElasticsearchAuditIndexOptions } from './elasticsearch-audit-index';
-export { formatTaskId, TIMESERIES_MAX_LIMIT, timeseriesIndexName } from './timeseries-index';
+export { formatTaskId, TIMESERIES_MAX_BUCKETS, TIMESERIES_MAX_LIMIT, timeseriesIndexName } from './timeseries-index';
 export type {
   TaskCounters,
   TaskId,
   TaskStatus,
+  TimeseriesAggregation,
+  TimeseriesAggregationRow,
   TimeseriesAspectRef,
+  TimeseriesBucket,
+  TimeseriesCollectionItem,
+  TimeseriesMetric,
   TimeseriesChange,
   TimeseriesIndex,
   TimeseriesIndexSize,
@@ -70,6 +84,7 @@ export type {
   TimeseriesQuery,
   TruncationRequest,
 } from './timeseries-index';
+export type { CalendarUnit } from './timeseries-calendar';
 export { SqliteTimeseriesIndex } from './sqlite-timeseries-index';
 export type { SqliteTimeseriesIndexOptions } from './sqlite-timeseries-index';
 export { ElasticsearchTimeseriesIndex } from './elasticsearch-timeseries-index';

@@ -82,8 +82,14 @@ export const MAX_FILTER_VALUES = 400;
 
 /**
  * A filter with field names resolved against the entity (`.keyword` dropped) and ignorable criteria removed. Throws
- * `ValidationError` for an unknown field or condition, or a filter over {@link MAX_FILTER_CRITERIA} criteria or
+ * `ValidationError` for an unknown condition, or a filter over {@link MAX_FILTER_CRITERIA} criteria or
  * {@link MAX_FILTER_VALUES} values.
+ *
+ * A criterion on a field the entity does not have is decided here, as Elasticsearch decides a query on a field an
+ * index lacks (DataHub's behaviour, which its CLI's `--platform`/`--env` filters across entity types rely on): no
+ * document has a value for it, so it holds only when negated (or as `IS_NULL`). A group with a criterion that cannot
+ * hold is dropped; a criterion that always holds is left out of its group. When every group is dropped the filter
+ * matches nothing: it becomes {@link MATCH_NOTHING}.
  */
 export function resolveFilter(filter: Filter, schema: EntitySearchSchema): Filter {
   const criteria = filter.reduce((sum, group) => sum + group.length, 0);
@@ -98,25 +104,30 @@ export function resolveFilter(filter: Filter, schema: EntitySearchSchema): Filte
       `The filter's criteria hold ${values} values, over the limit of ${MAX_FILTER_VALUES} (all criteria together)`,
     );
   }
-  return filter.map((group) =>
-    group
-      .map((criterion) => {
-        const field = criterion.field.replace(/\.keyword$/, '');
-        if (schema.field(field) === undefined) {
-          throw new ValidationError(
-            `Unknown filter field ${criterion.field} for entity ${schema.entityType}; known fields: ${schema.fields
-              .map((known) => known.name)
-              .join(', ')}`,
-          );
-        }
-        if (!(CONDITIONS as readonly string[]).includes(criterion.condition)) {
-          throw new ValidationError(`Unsupported condition: ${criterion.condition}`);
-        }
-        return { ...criterion, field };
-      })
-      .filter((criterion) => !needsValues(criterion.condition) || criterion.values.length > 0),
-  );
+  const groups: Criterion[][] = [];
+  for (const group of filter) {
+    const resolved: Criterion[] = [];
+    let holds = true;
+    for (const criterion of group) {
+      if (!(CONDITIONS as readonly string[]).includes(criterion.condition)) {
+        throw new ValidationError(`Unsupported condition: ${criterion.condition}`);
+      }
+      if (needsValues(criterion.condition) && criterion.values.length === 0) continue;
+      const field = criterion.field.replace(/\.keyword$/, '');
+      if (schema.field(field) !== undefined) resolved.push({ ...criterion, field });
+      // No document has the field: only "has no value" holds, and its negation of every other condition.
+      else if (criterion.negated === (criterion.condition !== 'IS_NULL')) continue;
+      else holds = false;
+    }
+    if (holds) groups.push(resolved);
+  }
+  return groups.length === 0 && filter.length > 0 ? MATCH_NOTHING : groups;
 }
+
+/** A filter no document matches: every document has a URN. */
+export const MATCH_NOTHING: Filter = Object.freeze([
+  Object.freeze([{ field: URN_FIELD, values: [], condition: 'IS_NULL', negated: false } as const]),
+]);
 
 function needsValues(condition: Condition): boolean {
   return condition !== 'EXISTS' && condition !== 'IS_NULL';

@@ -317,11 +317,31 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         );
       });
 
-      it('rejects an unknown field and an unknown condition', async () => {
+      it('decides a criterion on a field the entity lacks as a field no document has, never an error', async () => {
         const index = await openWith(...fixtures);
-        await expect(searchUrns(index, '*', [[criterion('nonsense', ['x'])]])).rejects.toThrow(ValidationError);
+        const nonsense = (condition: Criterion['condition'] = 'EQUAL', negated = false) =>
+          criterion('nonsense.keyword', ['x'], condition, negated);
+        expect(await filtered(index, [[nonsense()]])).toEqual([]);
+        expect(await filtered(index, [[nonsense('EXISTS')]])).toEqual([]);
+        expect(await filtered(index, [[nonsense('EQUAL', true)]])).toEqual([one, three, two]);
+        expect(await filtered(index, [[nonsense('IS_NULL')]])).toEqual([one, three, two]);
+        expect(await filtered(index, [[nonsense('IS_NULL', true)]])).toEqual([]);
+        // The group that cannot hold drops out of the OR; the other still selects.
+        expect(await filtered(index, [[nonsense()], [criterion('origin', ['DEV'])]])).toEqual([three]);
+        expect(await filtered(index, [[criterion('origin', ['DEV']), nonsense('EQUAL', true)]])).toEqual([three]);
+        expect(
+          (await index.search({ entityType: 'dataset', input: '*', filter: [[nonsense()]], start: 0, count: 10 }))
+            .total,
+        ).toBe(0);
+      });
+
+      it('rejects an unknown condition', async () => {
+        const index = await openWith(...fixtures);
         await expect(
           searchUrns(index, '*', [[criterion('origin', ['x'], 'SOUNDS_LIKE' as Criterion['condition'])]]),
+        ).rejects.toThrow('Unsupported condition: SOUNDS_LIKE');
+        await expect(
+          searchUrns(index, '*', [[criterion('nonsense', ['x'], 'SOUNDS_LIKE' as Criterion['condition'])]]),
         ).rejects.toThrow('Unsupported condition: SOUNDS_LIKE');
       });
     });

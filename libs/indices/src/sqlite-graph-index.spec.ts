@@ -60,6 +60,9 @@ describe('SqliteGraphIndex', () => {
           destination: 'urn:li:tag:t',
           created_at: null,
           created_by: null,
+          updated_at: null,
+          updated_by: null,
+          manual: null,
         },
         {
           source: 'urn:li:dataset:d',
@@ -68,6 +71,9 @@ describe('SqliteGraphIndex', () => {
           destination: 'urn:li:corpuser:u',
           created_at: 1,
           created_by: 'urn:li:corpuser:w',
+          updated_at: null,
+          updated_by: null,
+          manual: null,
         },
       ]);
       const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges'").all();
@@ -75,6 +81,65 @@ describe('SqliteGraphIndex', () => {
         expect.arrayContaining([{ name: 'edges_source_type' }, { name: 'edges_destination_type' }]),
       );
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('adds the update stamps and the manual mark to a file written before them, keeping its edges', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-graph-'));
+    const path = join(directory, 'graph.sqlite');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE edges (source TEXT NOT NULL, aspect TEXT NOT NULL, type TEXT NOT NULL,
+      destination TEXT NOT NULL, created_at INTEGER, created_by TEXT, PRIMARY KEY (source, aspect, type, destination))
+      WITHOUT ROWID`);
+    old
+      .prepare('INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)')
+      .run('urn:li:dataset:a', 'up', 'DownstreamOf', 'urn:li:dataset:b', 3, null);
+    old.close();
+    const [first, second] = [new SqliteGraphIndex({ path }), new SqliteGraphIndex({ path })];
+    cleanups.push(async () => {
+      await first.close();
+      await second.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    await second.replaceEdges('urn:li:dataset:c', 'up', [
+      {
+        type: 'DownstreamOf',
+        destination: 'urn:li:dataset:b',
+        updatedAt: 9,
+        updatedBy: 'urn:li:corpuser:u',
+        manual: true,
+      },
+    ]);
+    const page = await first.neighbours({ urns: ['urn:li:dataset:b'], direction: 'INCOMING', types: [], limit: 10 });
+    expect(page.edges).toEqual([
+      { urn: 'urn:li:dataset:b', type: 'DownstreamOf', entity: 'urn:li:dataset:a', createdAt: 3 },
+      {
+        urn: 'urn:li:dataset:b',
+        type: 'DownstreamOf',
+        entity: 'urn:li:dataset:c',
+        updatedAt: 9,
+        updatedBy: 'urn:li:corpuser:u',
+        manual: true,
+      },
+    ]);
+  });
+
+  it('reads neighbours through the direction’s index', () => {
+    const { path } = openFile();
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = (end: string) =>
+        (
+          db
+            .prepare(`EXPLAIN QUERY PLAN SELECT type FROM edges WHERE ${end} IN (SELECT value FROM json_each(?))`)
+            .all('["urn:li:corpuser:u"]') as { detail: string }[]
+        )
+          .map((step) => step.detail)
+          .join('\n');
+      expect(plan('source')).toMatch(/edges_source_type|PRIMARY KEY/);
+      expect(plan('destination')).toContain('edges_destination_type');
     } finally {
       db.close();
     }

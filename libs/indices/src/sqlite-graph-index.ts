@@ -2,14 +2,26 @@ import type Database from 'better-sqlite3';
 import { ValidationError } from '@strata/model';
 import { closeDatabase, openDatabase } from '@strata/sqlite';
 
-import type {
-  GraphChange,
-  GraphEdge,
-  GraphIndex,
-  Relationship,
-  RelationshipPage,
-  RelationshipQuery,
+import {
+  MAX_EDGE_SCROLL_COUNT,
+  type EdgeScrollPage,
+  type EdgeScrollQuery,
+  type GraphChange,
+  type GraphEdge,
+  type GraphIndex,
+  type Relationship,
+  type RelationshipPage,
+  type RelationshipQuery,
+  type ScrolledEdge,
 } from './graph-index';
+import {
+  NeighbourFold,
+  neighbourChunks,
+  neighbourQueryFault,
+  type NeighbourPage,
+  type NeighbourQuery,
+} from './graph-index';
+import { addStampColumns, SQLITE_NEIGHBOUR_CHUNK, SqliteNeighbourReader } from './sqlite-graph-neighbours';
 import { SteppedWrites } from './stepped-writes';
 
 /** The table of edges and its indexes. */
@@ -37,7 +49,8 @@ export interface SqliteGraphIndexOptions {
 
 /**
  * The embedded graph index: one SQLite file (WAL) with one table, `edges (source, aspect, type, destination,
- * created_at, created_by)`, keyed by (source, aspect, type, destination) so that each aspect's contribution is a set.
+ * created_at, created_by, updated_at, updated_by, manual)` (the last three added to an older file when it is opened),
+ * keyed by (source, aspect, type, destination) so that each aspect's contribution is a set.
  * Indexes on (source, type) and (destination, type) serve both directions.
  *
  * Runs with `synchronous = NORMAL`: a power loss may drop the last writes, which is acceptable because the index is
@@ -47,7 +60,10 @@ export interface SqliteGraphIndexOptions {
  * that give the event loop a turn every few milliseconds (an aspect may imply 100,000 edges); writes run one after the
  * other and queries wait for the one in progress, so nothing else uses the connection meanwhile. A query reads in one
  * transaction, so its `total` and its page come from the same snapshot. `clear` is one write transaction deleting every
- * row of `edges`.
+ * row of `edges`. `scrollEdges` reads the page's distinct (source, type, destination) keys in the order of the
+ * (source, type, destination) index, from the key after the cursor, then each key's earliest stamp: a page costs its
+ * own size, however deep the walk. `neighbours` reads its URNs in chunks of 500 through the same indexes, each chunk
+ * after the writes in progress (the event loop gets a turn between chunks), and stops at `limit`.
  */
 export class SqliteGraphIndex implements GraphIndex {
   private readonly db: Database.Database;
@@ -55,6 +71,8 @@ export class SqliteGraphIndex implements GraphIndex {
   /** Writes one after the other, in steps; reads wait for the write in progress. */
   private readonly writes: SteppedWrites;
   private readonly queryTransaction;
+  private readonly neighbourReader: SqliteNeighbourReader;
+  private readonly scrollStatement;
 
   constructor(options: SqliteGraphIndexOptions) {
     const db = openDatabase(options.path, {
@@ -64,6 +82,13 @@ export class SqliteGraphIndex implements GraphIndex {
     });
     this.db = db;
     this.writes = new SteppedWrites(db);
+    try {
+      addStampColumns(db);
+    } catch (error) {
+      closeDatabase(db);
+      throw error;
+    }
+    this.neighbourReader = new SqliteNeighbourReader(db);
 
     // Parameters of both directions' queries: urn, number of types (0 = all), types as a JSON array.
     const typeFilter = '(? = 0 OR type IN (SELECT value FROM json_each(?)))';
@@ -80,9 +105,12 @@ export class SqliteGraphIndex implements GraphIndex {
     this.statements = {
       deleteAspect: db.prepare<[string, string]>('DELETE FROM edges WHERE source = ? AND aspect = ?'),
       // A (type, destination) given twice in one call: the first occurrence stays.
-      insertEdge: db.prepare<[string, string, string, string, number | null, string | null]>(
-        `INSERT OR IGNORE INTO edges (source, aspect, type, destination, created_at, created_by)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+      insertEdge: db.prepare<
+        [string, string, string, string, number | null, string | null, number | null, string | null, number | null]
+      >(
+        `INSERT OR IGNORE INTO edges
+           (source, aspect, type, destination, created_at, created_by, updated_at, updated_by, manual)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
       // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
@@ -96,6 +124,24 @@ export class SqliteGraphIndex implements GraphIndex {
         total: db.prepare<[string, number, string], { total: number }>(total('destination', 'source')),
       },
     };
+
+    // Each list parameter is its length (0 = no filter) and the list as a JSON array; entity types as URN prefixes.
+    const listFilter = (column: string): string => `(? = 0 OR ${column} IN (SELECT value FROM json_each(?)))`;
+    const prefixFilter = (column: string): string =>
+      `(? = 0 OR EXISTS (SELECT 1 FROM json_each(?) WHERE substr(${column}, 1, length(value)) = value))`;
+    const earliest = (column: string): string =>
+      `(SELECT ${column} FROM edges AS stamp WHERE stamp.source = page.source AND stamp.type = page.type
+          AND stamp.destination = page.destination ORDER BY created_at IS NULL, created_at, aspect LIMIT 1)`;
+    this.scrollStatement = db.prepare<ScrollParameters, ScrolledRow>(
+      `SELECT source, type, destination, ${earliest('created_at')} AS created_at, ${earliest('created_by')} AS created_by
+       FROM (
+         SELECT source, type, destination FROM edges
+         WHERE (source, type, destination) > (?, ?, ?)
+           AND ${listFilter('type')} AND ${listFilter('source')} AND ${listFilter('destination')}
+           AND ${prefixFilter('source')} AND ${prefixFilter('destination')}
+         GROUP BY source, type, destination ORDER BY source, type, destination LIMIT ?
+       ) AS page ORDER BY source, type, destination`,
+    );
 
     this.queryTransaction = db.transaction((query: RelationshipQuery): RelationshipPage => {
       const statements = this.statements[query.direction];
@@ -147,6 +193,9 @@ export class SqliteGraphIndex implements GraphIndex {
           edge.destination,
           edge.createdAt ?? null,
           edge.createdBy ?? null,
+          edge.updatedAt ?? null,
+          edge.updatedBy ?? null,
+          edge.manual === true ? 1 : null,
         );
         if (++written % EDGES_PER_STEP === 0) yield;
       }
@@ -171,11 +220,84 @@ export class SqliteGraphIndex implements GraphIndex {
     });
   }
 
+  scrollEdges(query: EdgeScrollQuery): Promise<EdgeScrollPage> {
+    return this.afterWrites(() => {
+      if (!Number.isSafeInteger(query.count) || query.count < 1 || query.count > MAX_EDGE_SCROLL_COUNT) {
+        throw new ValidationError(`Invalid count ${query.count}: from 1 to ${MAX_EDGE_SCROLL_COUNT}`);
+      }
+      const list = (values: readonly string[]): [number, string] => [values.length, JSON.stringify(values)];
+      const prefixes = (types: readonly string[]) => types.map((type) => `urn:li:${type}:`);
+      // The empty key sorts before every edge: a source is never empty.
+      const after = query.after ?? { source: '', type: '', destination: '' };
+      const rows = this.scrollStatement.all(
+        after.source,
+        after.type,
+        after.destination,
+        ...list(query.types),
+        ...list(query.sourceUrns),
+        ...list(query.destinationUrns),
+        ...list(prefixes(query.sourceTypes)),
+        ...list(prefixes(query.destinationTypes)),
+        query.count + 1,
+      );
+      return { edges: rows.slice(0, query.count).map(toScrolledEdge), hasMore: rows.length > query.count };
+    });
+  }
+
+  /** One read per chunk of {@link SQLITE_NEIGHBOUR_CHUNK} URNs, each after the writes in progress, until `limit`. */
+  async neighbours(query: NeighbourQuery): Promise<NeighbourPage> {
+    const fault = neighbourQueryFault(query);
+    if (fault !== undefined) throw new ValidationError(fault);
+    const fold = new NeighbourFold(query.limit);
+    for (const chunk of neighbourChunks(query.urns, SQLITE_NEIGHBOUR_CHUNK)) {
+      await this.afterWrites(() => {
+        this.neighbourReader.read(query.direction, chunk, query.types, query.window, fold);
+      });
+      if (fold.full) break;
+    }
+    return fold.page();
+  }
+
   close(): Promise<void> {
     return this.afterWrites(() => {
       closeDatabase(this.db);
     });
   }
+}
+
+type ScrollParameters = [
+  string,
+  string,
+  string,
+  number,
+  string,
+  number,
+  string,
+  number,
+  string,
+  number,
+  string,
+  number,
+  string,
+  number,
+];
+
+interface ScrolledRow {
+  readonly source: string;
+  readonly type: string;
+  readonly destination: string;
+  readonly created_at: number | null;
+  readonly created_by: string | null;
+}
+
+function toScrolledEdge(row: ScrolledRow): ScrolledEdge {
+  return {
+    source: row.source,
+    type: row.type,
+    destination: row.destination,
+    ...(row.created_at === null ? {} : { createdAt: row.created_at }),
+    ...(row.created_by === null ? {} : { createdBy: row.created_by }),
+  };
 }
 
 interface RelationshipRow {

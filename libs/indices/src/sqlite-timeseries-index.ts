@@ -7,9 +7,15 @@ import { systemScheduler, type Scheduler } from '@strata/timing';
 import { valueNumber } from './search-documents';
 import type { Criterion, Filter } from './search-index';
 import { settle } from './settle';
+import { assembleAggregationRows } from './timeseries-aggregation';
+import { calendarBucketStart, type CalendarUnit } from './timeseries-calendar';
 import {
   timeseriesIndexName,
   type TaskCounters,
+  type TimeseriesAggregation,
+  type TimeseriesAggregationRow,
+  type TimeseriesBucket,
+  type TimeseriesMetric,
   type TaskId,
   type TaskStatus,
   type TimeseriesAspectRef,
@@ -21,12 +27,14 @@ import {
   type TruncationRequest,
 } from './timeseries-index';
 import {
+  checkAggregation,
   checkPoint,
   checkTimeseriesQuery,
   checkTruncation,
   indicesOf,
   indicesOfEntity,
   initialCounters,
+  itemsOf,
   knownIndex,
   TIME_FIELD,
   URN_FIELD,
@@ -59,11 +67,14 @@ const TASK_SCHEMA = `
 `;
 
 /**
- * One index's table. A rowid table (the id is a 32-character hash, a poor clustering key): `(urn, timestampmillis
- * DESC, id)` serves a query's rows in their default order, `(timestampmillis)` a truncation's batches and counts.
+ * One index's tables. The points: a rowid table (the id is a 32-character hash, a poor clustering key), `(urn,
+ * timestampmillis DESC, id)` serving a query's rows in their default order, `(timestampmillis)` a truncation's batches
+ * and counts. Beside it, `<index>_items`: the items of the points' collections (DataHub's exploded documents), a row
+ * per (point, collection, key) with the point's urn and time, read by aggregations only.
  */
 function indexSchema(name: string): string {
   const table = quoted(name);
+  const items = quoted(itemsTableOf(name));
   return `
     CREATE TABLE IF NOT EXISTS ${table} (
       id TEXT NOT NULL PRIMARY KEY,
@@ -75,7 +86,23 @@ function indexSchema(name: string): string {
     );
     CREATE INDEX IF NOT EXISTS ${quoted(`${name}_by_urn`)} ON ${table} (urn, timestampmillis DESC, id);
     CREATE INDEX IF NOT EXISTS ${quoted(`${name}_by_time`)} ON ${table} (timestampmillis);
+    CREATE TABLE IF NOT EXISTS ${items} (
+      point_id TEXT NOT NULL,
+      collection TEXT NOT NULL,
+      key TEXT NOT NULL,
+      urn TEXT NOT NULL,
+      timestampmillis INTEGER NOT NULL,
+      fields TEXT NOT NULL,
+      PRIMARY KEY (point_id, collection, key)
+    );
+    CREATE INDEX IF NOT EXISTS ${quoted(`${itemsTableOf(name)}_by_urn`)} ON ${items} (urn, timestampmillis);
+    CREATE INDEX IF NOT EXISTS ${quoted(`${itemsTableOf(name)}_by_time`)} ON ${items} (timestampmillis);
   `;
+}
+
+/** The table of an index's collection items (no index name ends so: they end with `aspect_v1`). */
+function itemsTableOf(name: string): string {
+  return `${name}_items`;
 }
 
 const NODE_ID_KEY = 'node_id';
@@ -123,6 +150,14 @@ interface Sql {
  *   a bound parameter, so a client's field name is never SQL), typed by `json_type` as Elasticsearch types a field by
  *   its mapping: strings compare as text, numbers as numbers, booleans as `true`/`false`. `CONTAIN`, `START_WITH` and
  *   `END_WITH` apply to strings, ignoring case, as Elasticsearch's case-insensitive wildcards.
+ * - **Collection items** are rows of `<index>_items` (point, collection, key, and the point's urn and time), replaced
+ *   with their point, and deleted with it by every delete, truncation and clear (a truncation's counters count them,
+ *   as Elasticsearch counts exploded documents).
+ * - **Aggregations** are one statement over the points and items the filter keeps (a urn or time condition of the
+ *   filter narrowing the rows read through the indexes), grouping by `timeseries_bucket` (the calendar rules of
+ *   `timeseries-calendar.ts`, a function of this connection) and the fields' JSON values; the groups are ordered, cut
+ *   to size and completed with empty periods in memory. Like a query, one statement holds the event loop for as long
+ *   as it runs: a filter on the entity keeps it short.
  * - **Truncations** are tasks recorded in `timeseries_task`, named `<node id>:<number>` as Elasticsearch names its
  *   tasks, the node id generated once per file (in `meta`). A task deletes its batches in the background, one
  *   transaction each (recording its counters with them), giving the event loop a turn between two. Closing stops a
@@ -156,6 +191,10 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       db.function('timeseries_lower', { deterministic: true }, (text: unknown) =>
         typeof text === 'string' ? text.toLowerCase() : text,
       );
+      // The start of a time's calendar bucket, as Elasticsearch's date histogram cuts it (timeseries-calendar.ts).
+      db.function('timeseries_bucket', { deterministic: true }, (time: unknown, unit: unknown, zone: unknown) =>
+        calendarBucketStart(Number(time), String(unit) as CalendarUnit, String(zone)),
+      );
       this.statements = {
         insertNodeId: db.prepare<[string, string]>('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
         nodeId: db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
@@ -171,7 +210,9 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
         task: db.prepare<[number], TaskRow>(
           'SELECT started_at, completed, counters, error, finished_at FROM timeseries_task WHERE number = ?',
         ),
-        objects: db.prepare<[string], string>('SELECT name FROM sqlite_schema WHERE tbl_name = ?').pluck(),
+        objects: db
+          .prepare<[string, string], string>('SELECT name FROM sqlite_schema WHERE tbl_name IN (?, ?)')
+          .pluck(),
         objectSize: db
           .prepare<[string], number>('SELECT pgsize FROM dbstat WHERE name = ? AND aggregate = TRUE')
           .pluck(),
@@ -186,7 +227,10 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
         for (const change of changes) this.applyOne(change);
       });
       this.clearAll = db.transaction(() => {
-        for (const table of this.tables.values()) table.deleteAll.run();
+        for (const table of this.tables.values()) {
+          table.deleteAll.run();
+          table.deleteAllItems.run();
+        }
       });
     } catch (error) {
       closeDatabase(db);
@@ -255,6 +299,29 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
     });
   }
 
+  /**
+   * One statement: the documents (points and items) the filter keeps, grouped by the buckets' keys with their metrics
+   * (a LATEST by a window over the group's values); the groups are then ordered, cut to size and completed with the
+   * empty periods of a date histogram in memory ({@link assembleAggregationRows}).
+   */
+  aggregate(aggregation: TimeseriesAggregation): Promise<readonly TimeseriesAggregationRow[]> {
+    return settle(() => {
+      const { filter, buckets, metrics } = checkAggregation(aggregation);
+      const name = this.index(aggregation.entity, aggregation.aspect);
+      const statement = aggregationSql(name, filter, buckets, metrics);
+      const rows = this.db.prepare<SqlValue[], Record<string, unknown>>(statement.sql).all(...statement.params);
+      const groups = rows.map((row): TimeseriesAggregationRow => ({
+        keys: buckets.map((_bucket, level) => typedValue(row[`g${level}`], row[`t${level}`]) ?? 0),
+        values: metrics.map((metric, position) =>
+          metric.kind === 'LATEST'
+            ? (typedValue(row[`m${position}`], row[`mt${position}`]) ?? null)
+            : Number(row[`m${position}`] ?? 0),
+        ),
+      }));
+      return assembleAggregationRows(groups, buckets, metrics);
+    });
+  }
+
   count(entity: string, aspect: string, endTimeMillis?: number): Promise<number> {
     return settle(() => this.table(entity, aspect).count.get(endTimeMillis ?? LATEST) ?? 0);
   }
@@ -267,7 +334,7 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
         entity: ref.entity,
         aspect: ref.aspect,
         bytes: this.statements.objects
-          .all(name)
+          .all(name, itemsTableOf(name))
           .reduce((sum, object) => sum + (this.statements.objectSize.get(object) ?? 0), 0),
       })),
     );
@@ -279,7 +346,9 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       const table = this.table(request.entity, request.aspect);
       const startedAt = this.scheduler.now();
       const { number, total } = this.db.transaction(() => {
-        const matching = table.count.get(request.endTimeMillis) ?? 0;
+        // Documents, as Elasticsearch counts them: the points and the items of their collections.
+        const matching =
+          (table.count.get(request.endTimeMillis) ?? 0) + (table.countItems.get(request.endTimeMillis) ?? 0);
         const { lastInsertRowid } = this.statements.insertTask.run(
           'truncation',
           JSON.stringify(request),
@@ -339,7 +408,10 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
         number,
       );
     const batch = this.db.transaction((): boolean => {
-      const { changes } = table.deleteBatch.run(request.endTimeMillis, request.batchSize);
+      let changes = table.deleteBatch.run(request.endTimeMillis, request.batchSize).changes;
+      if (changes < request.batchSize) {
+        changes += table.deleteItemsBatch.run(request.endTimeMillis, request.batchSize - changes).changes;
+      }
       counters = {
         ...counters,
         deleted: counters.deleted + changes,
@@ -385,7 +457,8 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       case 'put': {
         const { point } = change;
         checkPoint(point);
-        this.table(point.entity, point.aspect).put.run(
+        const table = this.table(point.entity, point.aspect);
+        table.put.run(
           point.id,
           point.urn,
           point.timestampMillis,
@@ -393,18 +466,33 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
           point.systemMetadata ?? null,
           JSON.stringify(point.fields),
         );
+        if (point.collections !== undefined) {
+          table.deleteItemsOf.run(point.id);
+          for (const item of itemsOf(point)) {
+            table.putItem.run(
+              point.id,
+              item.collection,
+              item.key,
+              point.urn,
+              point.timestampMillis,
+              JSON.stringify(item.fields),
+            );
+          }
+        }
         return;
       }
-      case 'deleteRange':
-        this.table(change.entity, change.aspect).deleteRange.run(
-          change.urn,
-          change.startTimeMillis ?? EARLIEST,
-          change.endTimeMillis ?? LATEST,
-        );
+      case 'deleteRange': {
+        const table = this.table(change.entity, change.aspect);
+        const range = [change.urn, change.startTimeMillis ?? EARLIEST, change.endTimeMillis ?? LATEST] as const;
+        table.deleteRange.run(...range);
+        table.deleteItemsRange.run(...range);
         return;
+      }
       case 'deleteEntity':
-        for (const name of indicesOfEntity(this.indices, change.entity))
+        for (const name of indicesOfEntity(this.indices, change.entity)) {
           this.tables.get(name)?.deleteUrn.run(change.urn);
+          this.tables.get(name)?.deleteItemsUrn.run(change.urn);
+        }
         return;
     }
   }
@@ -420,23 +508,38 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
   }
 }
 
-/** The statements of one index's table. */
+/** The statements of one index's tables. */
 function tableStatements(db: Database.Database, name: string) {
   const table = quoted(name);
+  const items = quoted(itemsTableOf(name));
   return {
     put: db.prepare<[string, string, number, string, string | null, string]>(
       `INSERT OR REPLACE INTO ${table} (id, urn, timestampmillis, value, systemmetadata, fields)
        VALUES (?, ?, ?, ?, ?, ?)`,
     ),
+    putItem: db.prepare<[string, string, string, string, number, string]>(
+      `INSERT OR REPLACE INTO ${items} (point_id, collection, key, urn, timestampmillis, fields)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    deleteItemsOf: db.prepare<[string]>(`DELETE FROM ${items} WHERE point_id = ?`),
     deleteRange: db.prepare<[string, number, number]>(
       `DELETE FROM ${table} WHERE urn = ? AND timestampmillis BETWEEN ? AND ?`,
     ),
+    deleteItemsRange: db.prepare<[string, number, number]>(
+      `DELETE FROM ${items} WHERE urn = ? AND timestampmillis BETWEEN ? AND ?`,
+    ),
     deleteUrn: db.prepare<[string]>(`DELETE FROM ${table} WHERE urn = ?`),
+    deleteItemsUrn: db.prepare<[string]>(`DELETE FROM ${items} WHERE urn = ?`),
     // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
     deleteAll: db.prepare(`DELETE FROM ${table}`),
+    deleteAllItems: db.prepare(`DELETE FROM ${items}`),
     count: db.prepare<[number], number>(`SELECT COUNT(*) FROM ${table} WHERE timestampmillis <= ?`).pluck(),
+    countItems: db.prepare<[number], number>(`SELECT COUNT(*) FROM ${items} WHERE timestampmillis <= ?`).pluck(),
     deleteBatch: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE timestampmillis <= ? LIMIT ?)`,
+    ),
+    deleteItemsBatch: db.prepare<[number, number]>(
+      `DELETE FROM ${items} WHERE rowid IN (SELECT rowid FROM ${items} WHERE timestampmillis <= ? LIMIT ?)`,
     ),
   };
 }
@@ -444,6 +547,161 @@ function tableStatements(db: Database.Database, name: string) {
 /** A name as an SQL identifier: names come from the registry, yet a quote in one must not end the identifier. */
 function quoted(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+// --- Aggregations ------------------------------------------------------------------------------------------------------
+
+/** A value of a document (`urn`, `ts` and `fields` of the aggregation's rows) and its JSON type, as `fieldExpression`. */
+function documentField(field: string): { value: Sql; type: Sql } {
+  if (field === URN_FIELD) return { value: { sql: 'urn', params: [] }, type: { sql: `'text'`, params: [] } };
+  if (field === TIME_FIELD) return { value: { sql: 'ts', params: [] }, type: { sql: `'integer'`, params: [] } };
+  const path = `$.${JSON.stringify(field)}`;
+  return {
+    value: { sql: 'json_extract(fields, ?)', params: [path] },
+    type: { sql: 'json_type(fields, ?)', params: [path] },
+  };
+}
+
+/**
+ * The aggregation's statement. `docs`: the points and items the filter keeps (an indexed condition on the urn and the
+ * time first, when the filter has one); `keyed`: each with its bucket keys (`g<level>`, typed by `t<level>`), those
+ * without a string bucket's field left out; one row per group with each metric (`m<position>`, a LATEST typed by
+ * `mt<position>`), a LATEST being the first of its group's values by newest time, then most documents, then value.
+ */
+function aggregationSql(
+  name: string,
+  filter: Filter,
+  buckets: readonly TimeseriesBucket[],
+  metrics: readonly TimeseriesMetric[],
+): Sql {
+  const where = filterSql(filter);
+  const indexed = indexedConditions(filter);
+  const condition: Sql = { sql: `${indexed.sql} AND (${where.sql})`, params: [...indexed.params, ...where.params] };
+  const docs: Sql = {
+    sql: `SELECT urn, timestampmillis AS ts, fields FROM ${quoted(name)} WHERE ${condition.sql}
+          UNION ALL
+          SELECT urn, timestampmillis AS ts, fields FROM ${quoted(itemsTableOf(name))} WHERE ${condition.sql}`,
+    params: [...condition.params, ...condition.params],
+  };
+  const keys: Sql[] = [];
+  const present: string[] = [];
+  buckets.forEach((bucket, level) => {
+    if (bucket.kind === 'date') {
+      keys.push({
+        sql: `timeseries_bucket(ts, ?, ?) AS g${level}, 'integer' AS t${level}`,
+        params: [bucket.unit, bucket.timeZone],
+      });
+      return;
+    }
+    const { value, type } = documentField(bucket.field);
+    keys.push({
+      sql: `${value.sql} AS g${level}, ${type.sql} AS t${level}`,
+      params: [...value.params, ...type.params],
+    });
+    present.push(`t${level} IS NOT NULL AND t${level} <> 'null'`);
+  });
+  // A document without a string bucket's field is in no group of it.
+  const keyed: Sql = {
+    sql: `SELECT * FROM (SELECT urn, ts, fields${keys.map((key) => `, ${key.sql}`).join('')} FROM docs)${
+      present.length === 0 ? '' : ` WHERE ${present.join(' AND ')}`
+    }`,
+    params: keys.flatMap((key) => key.params),
+  };
+  const groupColumns = buckets.flatMap((_bucket, level) => [`g${level}`, `t${level}`]);
+  const groupBy = groupColumns.length === 0 ? '' : ` GROUP BY ${groupColumns.join(', ')}`;
+  const aggregates: Sql[] = metrics.map((metric, position) => {
+    const { value, type } = documentField(metric.field);
+    switch (metric.kind) {
+      case 'SUM':
+        return {
+          sql: `TOTAL(CASE WHEN ${type.sql} IN ('integer', 'real') THEN ${value.sql} END) AS m${position}`,
+          params: [...type.params, ...value.params],
+        };
+      case 'CARDINALITY':
+        return {
+          sql: `COUNT(DISTINCT CASE WHEN ${type.sql} IS NOT NULL AND ${type.sql} <> 'null' THEN ${value.sql} END) AS m${position}`,
+          params: [...type.params, ...type.params, ...value.params],
+        };
+      case 'LATEST':
+        return { sql: `NULL AS m${position}`, params: [] };
+    }
+  });
+  const groups: Sql = {
+    sql: `SELECT ${[...groupColumns, ...aggregates.map((aggregate) => aggregate.sql)].join(', ')} FROM keyed${groupBy}`,
+    params: aggregates.flatMap((aggregate) => aggregate.params),
+  };
+  const latest: { name: string; sql: Sql; position: number }[] = [];
+  metrics.forEach((metric, position) => {
+    if (metric.kind !== 'LATEST') return;
+    const { value, type } = documentField(metric.field);
+    const partition = groupColumns.length === 0 ? '' : `PARTITION BY ${groupColumns.join(', ')} `;
+    latest.push({
+      name: `latest${position}`,
+      position,
+      sql: {
+        sql: `SELECT ${[...groupColumns, 'v', 'vt'].join(', ')},
+                ROW_NUMBER() OVER (${partition}ORDER BY MAX(ts) DESC, COUNT(*) DESC, v ASC) AS r
+              FROM (SELECT ${[...groupColumns, 'ts'].join(', ')}, ${value.sql} AS v, ${type.sql} AS vt FROM keyed)
+              WHERE vt IS NOT NULL AND vt <> 'null'
+              GROUP BY ${[...groupColumns, 'v', 'vt'].join(', ')}`,
+        params: [...value.params, ...type.params],
+      },
+    });
+  });
+  const joins = latest.map(({ name: table }) => {
+    const on = [`${table}.r = 1`, ...groupColumns.map((column) => `${table}.${column} IS groups.${column}`)];
+    return `LEFT JOIN ${table} ON ${on.join(' AND ')}`;
+  });
+  const selected = [
+    'groups.*',
+    ...latest.flatMap(({ name: table, position }) => [`${table}.v AS m${position}`, `${table}.vt AS mt${position}`]),
+  ];
+  const ctes: Sql[] = [
+    { sql: `docs AS (${docs.sql})`, params: docs.params },
+    { sql: `keyed AS (${keyed.sql})`, params: keyed.params },
+    { sql: `groups AS (${groups.sql})`, params: groups.params },
+    ...latest.map(({ name: table, sql }) => ({ sql: `${table} AS (${sql.sql})`, params: sql.params })),
+  ];
+  return {
+    sql: `WITH ${ctes.map((cte) => cte.sql).join(',\n')}
+          SELECT ${selected.join(', ')} FROM groups ${joins.join(' ')}`,
+    params: ctes.flatMap((cte) => cte.params),
+  };
+}
+
+/**
+ * Conditions on the indexed columns that a filter of one group implies, so that SQLite reads only the rows of the
+ * entities and times it names (the filter itself is evaluated as well): a urn criterion of EQUAL or IN, and a
+ * comparison of `timestampMillis` with one number. `1` when there is none.
+ */
+function indexedConditions(filter: Filter): Sql {
+  const [group, ...others] = filter;
+  if (group === undefined || others.length > 0) return { sql: '1', params: [] };
+  const parts: Sql[] = [];
+  for (const criterion of group) {
+    if (criterion.negated) continue;
+    if (criterion.field === URN_FIELD && (criterion.condition === 'EQUAL' || criterion.condition === 'IN')) {
+      parts.push({ sql: 'urn IN (SELECT value FROM json_each(?))', params: [JSON.stringify(criterion.values)] });
+      continue;
+    }
+    const [only, ...more] = criterion.values;
+    const time = only === undefined || more.length > 0 ? undefined : valueNumber(only);
+    if (criterion.field !== TIME_FIELD || time === undefined) continue;
+    const condition = criterion.condition;
+    const operator =
+      condition === 'EQUAL' ? '=' : condition in OPERATORS ? OPERATORS[condition as keyof typeof OPERATORS] : undefined;
+    if (operator !== undefined) parts.push({ sql: `timestampmillis ${operator} ?`, params: [time] });
+  }
+  return parts.length === 0 ? { sql: '1', params: [] } : all(parts);
+}
+
+/** A value read back from SQLite with its JSON type; undefined when there is none. */
+function typedValue(value: unknown, type: unknown): string | number | boolean | undefined {
+  if (value === null || value === undefined || type === null || type === 'null') return undefined;
+  if (type === 'true') return true;
+  if (type === 'false') return false;
+  if (type === 'integer' || type === 'real') return Number(value);
+  return typeof value === 'string' ? value : undefined;
 }
 
 // --- Filters -----------------------------------------------------------------------------------------------------------

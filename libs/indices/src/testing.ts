@@ -4,7 +4,17 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
 import { trackedIndices, type IndexUnderTest } from './contract-handles';
-import type { GraphChange, GraphEdge, GraphIndex, Relationship, RelationshipQuery } from './graph-index';
+import { describeGraphNeighboursContract } from './graph-neighbours-contract';
+import {
+  MAX_EDGE_SCROLL_COUNT,
+  type EdgeScrollQuery,
+  type GraphChange,
+  type GraphEdge,
+  type GraphIndex,
+  type Relationship,
+  type RelationshipQuery,
+  type ScrolledEdge,
+} from './graph-index';
 
 /** What {@link describeGraphIndexContract} needs from an adapter. */
 export interface GraphIndexContractFactory {
@@ -35,6 +45,7 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
   }
 
   const open = trackedIndices(() => factory.create());
+  describeGraphNeighboursContract(name, () => factory.create());
 
   /** Every relationship of `urn` in one direction (all types, one large page). */
   async function all(
@@ -656,6 +667,131 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
           total: 1,
           relationships: [{ type: 'TaggedWith', entity: dataset }],
         });
+      });
+    });
+
+    describe('scrolling edges', () => {
+      const everything: Omit<EdgeScrollQuery, 'count'> = {
+        types: [],
+        sourceTypes: [],
+        destinationTypes: [],
+        sourceUrns: [],
+        destinationUrns: [],
+      };
+
+      /** Every edge the query matches, walked in pages of `count`, and the size of each page. */
+      async function walk(
+        index: GraphIndex,
+        count: number,
+        query: Partial<EdgeScrollQuery> = {},
+      ): Promise<{ edges: ScrolledEdge[]; pages: number[] }> {
+        const edges: ScrolledEdge[] = [];
+        const pages: number[] = [];
+        for (;;) {
+          const last = edges[edges.length - 1];
+          const page = await index.scrollEdges({
+            ...everything,
+            ...query,
+            count,
+            ...(last === undefined ? {} : { after: last }),
+          });
+          edges.push(...page.edges);
+          pages.push(page.edges.length);
+          if (!page.hasMore) return { edges, pages };
+        }
+      }
+
+      it('walks every edge once, in (source, type, destination) order, page after page', async () => {
+        const { index } = await open();
+        const [first, second] = [newUrn(), newUrn()];
+        const [owner, tag, domain] = [newUrn('corpuser'), newUrn('tag'), newUrn('domain')];
+        await index.replaceEdges(second, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(first, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(first, 'ownership', [edge('OwnedBy', owner, 5, actor)]);
+        await index.replaceEdges(first, 'domains', [edge('AssociatedWith', domain)]);
+
+        const expected: ScrolledEdge[] = [
+          { source: first, type: 'AssociatedWith', destination: domain },
+          { source: first, type: 'OwnedBy', destination: owner, createdAt: 5, createdBy: actor },
+          { source: first, type: 'TaggedWith', destination: tag },
+          { source: second, type: 'TaggedWith', destination: tag },
+        ];
+        expect(await walk(index, 10)).toEqual({ edges: expected, pages: [4] });
+        expect(await walk(index, 3)).toEqual({ edges: expected, pages: [3, 1] });
+        expect(await walk(index, 1)).toEqual({ edges: expected, pages: [1, 1, 1, 1] });
+        expect(await walk(index, 4)).toEqual({ edges: expected, pages: [4] });
+      });
+
+      it('reports an edge several aspects imply once, with the earliest stamp, across page boundaries', async () => {
+        const { index } = await open();
+        const dataset = newUrn();
+        const [owner, later] = [newUrn('corpuser'), newUrn('corpuser')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner, 20, 'urn:li:corpuser:late')]);
+        await index.replaceEdges(dataset, 'editableOwnership', [edge('OwnedBy', owner, 10, actor)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('OwnedBy', owner)]);
+        await index.replaceEdges(dataset, 'extraOwnership', [edge('OwnedBy', later)]);
+
+        const expected: ScrolledEdge[] = [
+          { source: dataset, type: 'OwnedBy', destination: owner, createdAt: 10, createdBy: actor },
+          { source: dataset, type: 'OwnedBy', destination: later },
+        ].sort((a, b) => (a.destination < b.destination ? -1 : 1));
+        expect((await walk(index, 1)).edges).toEqual(expected);
+        expect((await walk(index, 5)).edges).toEqual(expected);
+      });
+
+      it('keeps the edges every given filter matches: types, URNs and entity types of either end', async () => {
+        const { index } = await open();
+        const [dataset, chart] = [newUrn(), newUrn('chart')];
+        const [owner, group, tag] = [newUrn('corpuser'), newUrn('corpGroup'), newUrn('tag')];
+        await index.replaceEdges(dataset, 'ownership', [edge('OwnedBy', owner), edge('OwnedBy', group)]);
+        await index.replaceEdges(dataset, 'globalTags', [edge('TaggedWith', tag)]);
+        await index.replaceEdges(chart, 'ownership', [edge('OwnedBy', owner)]);
+        const keys = async (query: Partial<EdgeScrollQuery>) =>
+          (await walk(index, 2, query)).edges.map((each) => `${each.source} ${each.type} ${each.destination}`);
+
+        expect(await keys({ types: ['TaggedWith', 'NoSuchType'] })).toEqual([`${dataset} TaggedWith ${tag}`]);
+        expect(await keys({ sourceUrns: [chart] })).toEqual([`${chart} OwnedBy ${owner}`]);
+        expect(await keys({ destinationUrns: [owner, tag] })).toEqual(
+          [`${chart} OwnedBy ${owner}`, `${dataset} OwnedBy ${owner}`, `${dataset} TaggedWith ${tag}`].sort(),
+        );
+        expect(await keys({ sourceTypes: ['chart'] })).toEqual([`${chart} OwnedBy ${owner}`]);
+        expect(await keys({ destinationTypes: ['corpGroup', 'tag'] })).toEqual(
+          [`${dataset} OwnedBy ${group}`, `${dataset} TaggedWith ${tag}`].sort(),
+        );
+        expect(await keys({ types: ['OwnedBy'], sourceTypes: ['dataset'], destinationTypes: ['corpuser'] })).toEqual([
+          `${dataset} OwnedBy ${owner}`,
+        ]);
+        expect(await keys({ sourceUrns: [newUrn()] })).toEqual([]);
+      });
+
+      it('sees every edge present for the whole walk once, whatever is written before the cursor meanwhile', async () => {
+        const { index } = await open();
+        const sources = [newUrn(), newUrn(), newUrn()];
+        const tag = newUrn('tag');
+        for (const source of sources) await index.replaceEdges(source, 'globalTags', [edge('TaggedWith', tag)]);
+
+        const firstPage = await index.scrollEdges({ ...everything, count: 1 });
+        expect(firstPage.edges.map((each) => each.source)).toEqual([sources[0]]);
+        // Behind the cursor: an edge added there, and one removed there, change nothing ahead of it.
+        await index.replaceEdges(sources[0] ?? '', 'ownership', [edge('OwnedBy', newUrn('corpuser'))]);
+        const after = firstPage.edges[0];
+        const rest = await index.scrollEdges({ ...everything, count: 10, ...(after === undefined ? {} : { after }) });
+        expect(rest).toEqual({
+          edges: sources.slice(1).map((source) => ({ source, type: 'TaggedWith', destination: tag })),
+          hasMore: false,
+        });
+      });
+
+      it('answers an empty last page for a walk of an empty graph', async () => {
+        const { index } = await open();
+        expect(await index.scrollEdges({ ...everything, count: 5 })).toEqual({ edges: [], hasMore: false });
+      });
+
+      it(`refuses a count that is not an integer from 1 to ${MAX_EDGE_SCROLL_COUNT} with ValidationError`, async () => {
+        const { index } = await open();
+        for (const count of [0, -1, 1.5, MAX_EDGE_SCROLL_COUNT + 1]) {
+          await expect(index.scrollEdges({ ...everything, count })).rejects.toBeInstanceOf(ValidationError);
+        }
       });
     });
   });

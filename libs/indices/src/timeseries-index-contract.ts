@@ -9,6 +9,7 @@ import {
   timeseriesIndexName,
   type TaskId,
   type TaskStatus,
+  type TimeseriesAggregation,
   type TimeseriesAspectRef,
   type TimeseriesChange,
   type TimeseriesIndex,
@@ -367,6 +368,343 @@ export function describeTimeseriesIndexContract(name: string, factory: Timeserie
         expect(await ids({ field: 'rank', order: 'ASCENDING' }, 2)).toEqual(['d', 'b']);
         expect(await ids({ field: 'timestampMillis', order: 'ASCENDING' })).toEqual(['e', 'd', 'b', 'c', 'a']);
         expect(await ids({ field: 'noSuchField', order: 'ASCENDING' })).toEqual(['a', 'b', 'c', 'd', 'e']);
+      });
+    });
+
+    describe('aggregations', () => {
+      const DAY = 86_400_000;
+      /** Midnight UTC of 2023-11-15, a Wednesday. */
+      const D0 = 1_700_006_400_000;
+
+      /** A usage point of the test's entity, with its users as items of `userCounts` and its columns of `fieldCounts`. */
+      function usage(
+        point: ReturnType<typeof scope>['point'],
+        timestampMillis: number,
+        fields: TimeseriesPoint['fields'],
+        users: Record<string, number>,
+        columns: Record<string, number> = {},
+        more: Partial<TimeseriesPoint> = {},
+      ): TimeseriesPoint {
+        return {
+          ...point({ timestampMillis, fields, ...more }, USAGE),
+          collections: {
+            userCounts: Object.entries(users).map(([user, count]) => ({
+              key: user,
+              fields: { 'userCounts.user': user, 'userCounts.count': count, 'userCounts.userEmail': `${user}@x` },
+            })),
+            fieldCounts: Object.entries(columns).map(([fieldPath, count]) => ({
+              key: fieldPath,
+              fields: { 'fieldCounts.fieldPath': fieldPath, 'fieldCounts.count': count },
+            })),
+          },
+        };
+      }
+
+      const ofEntity = (urn: string): TimeseriesAggregation['filter'] => [
+        [{ field: 'urn', condition: 'EQUAL', values: [urn], negated: false }],
+      ];
+
+      it('groups by calendar day, in time order, the empty days between answered too', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            usage(point, D0 + 1000, { uniqueUserCount: 2, totalSqlQueries: 5 }, { a: 3 }),
+            usage(point, D0 + 5000, { uniqueUserCount: 4, totalSqlQueries: 7 }, { b: 1 }),
+            usage(point, D0 + 2 * DAY + 10, { uniqueUserCount: 1, totalSqlQueries: 2 }, {}),
+            usage(point, D0 + DAY, { uniqueUserCount: 9 }, {}, {}, { urn: urn('other') }),
+          ]),
+        );
+        const rows = await index.aggregate({
+          ...USAGE,
+          filter: ofEntity(urn()),
+          buckets: [{ kind: 'date', field: 'timestampMillis', unit: 'DAY', timeZone: 'UTC' }],
+          metrics: [
+            { kind: 'LATEST', field: 'uniqueUserCount' },
+            { kind: 'SUM', field: 'totalSqlQueries' },
+            { kind: 'CARDINALITY', field: 'userCounts.user' },
+          ],
+        });
+        expect(rows).toEqual([
+          { keys: [D0], values: [4, 12, 2] },
+          { keys: [D0 + DAY], values: [null, 0, 0] },
+          { keys: [D0 + 2 * DAY], values: [1, 2, 0] },
+        ]);
+      });
+
+      it('aggregates the items of collections: per user, counts summed and the latest email, items replaced on a put again', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        const first = usage(point, D0, { uniqueUserCount: 2 }, { alice: 3, bob: 1 }, { id: 4 });
+        await index.apply(
+          puts([
+            first,
+            usage(point, D0 + DAY, { uniqueUserCount: 1 }, { alice: 2 }, { id: 1, name: 6 }),
+            usage(point, D0 + DAY, { uniqueUserCount: 1 }, { carol: 7 }, {}, { urn: urn('other') }),
+          ]),
+        );
+        const perUser = () =>
+          index.aggregate({
+            ...USAGE,
+            filter: ofEntity(urn()),
+            buckets: [{ kind: 'string', field: 'userCounts.user', ascending: true, size: 100 }],
+            metrics: [
+              { kind: 'SUM', field: 'userCounts.count' },
+              { kind: 'LATEST', field: 'userCounts.userEmail' },
+            ],
+          });
+        expect(await perUser()).toEqual([
+          { keys: ['alice'], values: [5, 'alice@x'] },
+          { keys: ['bob'], values: [1, 'bob@x'] },
+        ]);
+        expect(
+          await index.aggregate({
+            ...USAGE,
+            filter: ofEntity(urn()),
+            buckets: [{ kind: 'string', field: 'fieldCounts.fieldPath.keyword', ascending: true, size: 100 }],
+            metrics: [{ kind: 'SUM', field: 'fieldCounts.count' }],
+          }),
+        ).toEqual([
+          { keys: ['id'], values: [5] },
+          { keys: ['name'], values: [6] },
+        ]);
+
+        // The same point again, with other users: its items are replaced; without collections, they are kept.
+        await index.apply(
+          puts([
+            {
+              ...first,
+              collections: {
+                userCounts: [{ key: 'dan', fields: { 'userCounts.user': 'dan', 'userCounts.count': 1 } }],
+              },
+            },
+          ]),
+        );
+        expect(await perUser()).toEqual([
+          { keys: ['alice'], values: [2, 'alice@x'] },
+          { keys: ['dan'], values: [1, null] },
+        ]);
+        const { collections: _dropped, ...withoutItems } = first;
+        await index.apply(puts([withoutItems]));
+        expect((await perUser()).map((row) => row.keys[0])).toEqual(['alice', 'dan']);
+
+        // Items are no points: queries and counts do not see them.
+        expect(await index.query({ ...USAGE, urn: urn(), limit: 100 })).toHaveLength(2);
+        expect(await index.count(USAGE.entity, USAGE.aspect)).toBe(3);
+      });
+
+      it('nests buckets, orders string groups either way, and answers at most size groups per parent', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            usage(point, D0, {}, { a: 1, b: 2, c: 3 }),
+            usage(point, D0 + DAY, {}, { b: 4 }),
+            usage(point, D0 + 3 * DAY, {}, { c: 5 }),
+          ]),
+        );
+        const rows = await index.aggregate({
+          ...USAGE,
+          filter: ofEntity(urn()),
+          buckets: [
+            { kind: 'string', field: 'userCounts.user', ascending: false, size: 2 },
+            { kind: 'date', field: 'timestampMillis', unit: 'DAY', timeZone: 'UTC' },
+          ],
+          metrics: [{ kind: 'SUM', field: 'userCounts.count' }],
+        });
+        expect(rows).toEqual([
+          { keys: ['c', D0], values: [3] },
+          { keys: ['c', D0 + DAY], values: [0] },
+          { keys: ['c', D0 + 2 * DAY], values: [0] },
+          { keys: ['c', D0 + 3 * DAY], values: [5] },
+          { keys: ['b', D0], values: [2] },
+          { keys: ['b', D0 + DAY], values: [4] },
+        ]);
+      });
+
+      it('orders numbers as numbers and booleans as false then true, answering each typed as held', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            point({ timestampMillis: T0, fields: { rowCount: 10, complete: true } }),
+            point({ timestampMillis: T0 + 1, fields: { rowCount: 2, complete: false } }),
+            point({ timestampMillis: T0 + 2, fields: { rowCount: 2, complete: true } }),
+            point({ timestampMillis: T0 + 3, fields: { complete: true } }),
+          ]),
+        );
+        const grouped = (field: string) =>
+          index.aggregate({
+            ...PROFILE,
+            filter: ofEntity(urn()),
+            buckets: [{ kind: 'string', field, ascending: true, size: 10 }],
+            metrics: [{ kind: 'CARDINALITY', field: 'timestampMillis' }],
+          });
+        expect(await grouped('rowCount')).toEqual([
+          { keys: [2], values: [2] },
+          { keys: [10], values: [1] },
+        ]);
+        expect(await grouped('complete')).toEqual([
+          { keys: [false], values: [1] },
+          { keys: [true], values: [3] },
+        ]);
+      });
+
+      it('answers one row over every document without buckets, and one of empty metrics when none matches', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            point({ timestampMillis: T0, fields: { rowCount: 3, pipelineName: 'b' } }),
+            point({ timestampMillis: T0 + 5, fields: { rowCount: 4, pipelineName: 'a' } }),
+            point({ timestampMillis: T0 + 9, fields: { rowCount: 1 } }),
+          ]),
+        );
+        const metrics: TimeseriesAggregation['metrics'] = [
+          { kind: 'SUM', field: 'rowCount' },
+          { kind: 'LATEST', field: 'pipelineName' },
+          { kind: 'CARDINALITY', field: 'pipelineName' },
+          { kind: 'LATEST', field: 'urn' },
+        ];
+        expect(await index.aggregate({ ...PROFILE, filter: ofEntity(urn()), buckets: [], metrics })).toEqual([
+          { keys: [], values: [8, 'a', 2, urn()] },
+        ]);
+        expect(await index.aggregate({ ...PROFILE, filter: ofEntity(urn('nobody')), buckets: [], metrics })).toEqual([
+          { keys: [], values: [0, null, 0, null] },
+        ]);
+        expect(
+          await index.aggregate({
+            ...PROFILE,
+            filter: ofEntity(urn('nobody')),
+            buckets: [{ kind: 'date', field: 'timestampMillis', unit: 'DAY', timeZone: 'UTC' }],
+            metrics,
+          }),
+        ).toEqual([]);
+      });
+
+      it('breaks a tie of LATEST by the value most documents of that time hold, then by the least value', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            point({ timestampMillis: T0 + 1, fields: { pipelineName: 'z' } }),
+            point({ timestampMillis: T0 + 1, fields: { pipelineName: 'y' } }),
+            point({ timestampMillis: T0 + 1, fields: { pipelineName: 'x' } }),
+            point({ timestampMillis: T0, fields: { pipelineName: 'y' } }),
+            point({ timestampMillis: T0 + 1, urn: urn('other'), fields: { pipelineName: 'a' } }),
+          ]),
+        );
+        const latest = async (filter: TimeseriesAggregation['filter']) =>
+          (
+            await index.aggregate({
+              ...PROFILE,
+              filter,
+              buckets: [],
+              metrics: [{ kind: 'LATEST', field: 'pipelineName' }],
+            })
+          )[0]?.values[0];
+        expect(await latest(ofEntity(urn()))).toBe('y');
+        expect(
+          await latest([
+            [
+              { field: 'urn', condition: 'EQUAL', values: [urn()], negated: false },
+              { field: 'pipelineName', condition: 'EQUAL', values: ['y'], negated: true },
+            ],
+          ]),
+        ).toBe('x');
+      });
+
+      it('keeps the documents the filter keeps, items included, and cuts days in the time zone asked for', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        // In New York (UTC-5 in November) 03:00 UTC is the evening before, and 06:00 UTC 01:00 the same day.
+        await index.apply(
+          puts([
+            usage(point, D0 + 3 * 3_600_000, { totalSqlQueries: 1 }, { a: 1 }),
+            usage(point, D0 + 6 * 3_600_000, { totalSqlQueries: 2 }, { a: 2 }),
+            usage(point, D0 + 30 * 3_600_000, { totalSqlQueries: 4 }, { a: 4 }),
+          ]),
+        );
+        const since = (start: number, zone: string) =>
+          index.aggregate({
+            ...USAGE,
+            filter: [
+              [
+                { field: 'urn', condition: 'EQUAL', values: [urn()], negated: false },
+                {
+                  field: 'timestampMillis',
+                  condition: 'GREATER_THAN_OR_EQUAL_TO',
+                  values: [String(start)],
+                  negated: false,
+                },
+              ],
+            ],
+            buckets: [{ kind: 'date', field: 'timestampMillis', unit: 'DAY', timeZone: zone }],
+            metrics: [
+              { kind: 'SUM', field: 'totalSqlQueries' },
+              { kind: 'SUM', field: 'userCounts.count' },
+            ],
+          });
+        expect(await since(D0, 'UTC')).toEqual([
+          { keys: [D0], values: [3, 3] },
+          { keys: [D0 + DAY], values: [4, 4] },
+        ]);
+        expect(await since(D0 + 4 * 3_600_000, 'UTC')).toEqual([
+          { keys: [D0], values: [2, 2] },
+          { keys: [D0 + DAY], values: [4, 4] },
+        ]);
+        const newYork = 5 * 3_600_000;
+        expect(await since(D0, 'America/New_York')).toEqual([
+          { keys: [D0 - DAY + newYork], values: [1, 1] },
+          { keys: [D0 + newYork], values: [2, 2] },
+          { keys: [D0 + DAY + newYork], values: [4, 4] },
+        ]);
+      });
+
+      it('removes items with their points: deletes, truncations and clears', async () => {
+        const { index } = await open();
+        const { urn, point } = scope();
+        await index.apply(
+          puts([
+            usage(point, D0, {}, { a: 1 }),
+            usage(point, D0 + DAY, {}, { b: 1 }),
+            usage(point, D0 + 2 * DAY, {}, { c: 1 }),
+            usage(point, D0, {}, { d: 1 }, {}, { urn: urn('other') }),
+          ]),
+        );
+        const users = async (name?: string) =>
+          (
+            await index.aggregate({
+              ...USAGE,
+              filter: ofEntity(urn(name)),
+              buckets: [{ kind: 'string', field: 'userCounts.user', ascending: true, size: 10 }],
+              metrics: [{ kind: 'SUM', field: 'userCounts.count' }],
+            })
+          ).map((row) => row.keys[0]);
+        await index.apply([{ kind: 'deleteRange', ...USAGE, urn: urn(), startTimeMillis: D0 + 2 * DAY }]);
+        expect(await users()).toEqual(['a', 'b']);
+        const task = await index.startTruncation({ ...USAGE, endTimeMillis: D0, batchSize: 10 });
+        expect((await completion(index, task)).error).toBeUndefined();
+        expect(await users()).toEqual(['b']);
+        expect(await users('other')).toEqual([]);
+        await index.apply(puts([usage(point, D0, {}, { e: 1 }, {}, { urn: urn('other') })]));
+        await index.apply([{ kind: 'deleteEntity', entity: 'dataset', urn: urn('other') }]);
+        expect(await users('other')).toEqual([]);
+        await index.clear();
+        expect(await users()).toEqual([]);
+      });
+
+      it('refuses what it cannot aggregate with ValidationError', async () => {
+        const { index } = await open();
+        const refused = (aggregation: Partial<TimeseriesAggregation>) =>
+          expect(
+            index.aggregate({ ...PROFILE, buckets: [], metrics: [{ kind: 'SUM', field: 'rowCount' }], ...aggregation }),
+          ).rejects.toBeInstanceOf(ValidationError);
+        await refused({ metrics: [] });
+        await refused({ aspect: 'noSuchAspect' });
+        await refused({ buckets: [{ kind: 'date', field: 'rowCount', unit: 'DAY', timeZone: 'UTC' }] });
+        await refused({ buckets: [{ kind: 'date', field: 'timestampMillis', unit: 'DAY', timeZone: 'Mars/Olympus' }] });
+        await refused({ buckets: [{ kind: 'string', field: 'rowCount', ascending: true, size: 0 }] });
       });
     });
 

@@ -1,4 +1,5 @@
 import type { Filter } from './search-index';
+import type { CalendarUnit } from './timeseries-calendar';
 
 /**
  * The timeseries indices: one per (entity type, timeseries aspect), named as DataHub names them
@@ -18,6 +19,8 @@ import type { Filter } from './search-index';
  *   conditions; a condition on a field the point lacks fails (and passes negated), as on Elasticsearch.
  * - **Tasks** (truncation) are durable: a task's status survives a restart, and a task a crash interrupted reports that
  *   it failed; it never vanishes.
+ * - **Collection items** ({@link TimeseriesPoint.collections}) are documents of their point for aggregations only:
+ *   queries and counts never see them; deletes, truncations and clears remove them with their point.
  */
 export interface TimeseriesIndex {
   /** The name of the index of (entity type, aspect), with the configured prefix. */
@@ -33,6 +36,12 @@ export interface TimeseriesIndex {
   clear(): Promise<void>;
   /** Points of one entity in one index, newest first, at most `limit`. */
   query(query: TimeseriesQuery): Promise<readonly TimeseriesPoint[]>;
+  /**
+   * Aggregates the documents of one index (every point, and every item of its collections) that match the filter:
+   * grouped by the buckets, nested in their order, with the metrics computed in each innermost group. Answers the
+   * groups in the buckets' order, as Elasticsearch's aggregations answer them (see {@link TimeseriesAggregation}).
+   */
+  aggregate(aggregation: TimeseriesAggregation): Promise<readonly TimeseriesAggregationRow[]>;
   /** How many points the index holds, all of them or those with `timestampMillis <= endTimeMillis`. */
   count(entity: string, aspect: string, endTimeMillis?: number): Promise<number>;
   /** One record per index the adapter was opened for (every timeseries aspect of the registry), with its size on disk. */
@@ -73,7 +82,26 @@ export interface TimeseriesPoint {
    * compare as keywords, numbers as numbers, booleans as `true`/`false`.
    */
   readonly fields: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The items of the aspect's collection fields (DataHub's `@TimeseriesFieldCollection`: `userCounts` keyed by
+   * `user`, `fieldCounts` keyed by `fieldPath`), by collection name. Each item is a document of its own for
+   * aggregations (DataHub's exploded documents): it holds the point's `urn`, `timestampMillis`, `runId`, `messageId`,
+   * `eventGranularity` and `partitionSpec.partition`, and the item's own fields. Written, never answered by `query`.
+   * Absent, a put keeps the items the point had; present (even empty), it replaces them.
+   */
+  readonly collections?: Readonly<Record<string, readonly TimeseriesCollectionItem[]>>;
 }
+
+/** One item of a collection field of a point. */
+export interface TimeseriesCollectionItem {
+  /** The value of the collection's key field, as text; unique within the collection of its point (the last wins). */
+  readonly key: string;
+  /** The item's fields under their full paths (`userCounts.user`, `userCounts.count`), typed as the point's fields. */
+  readonly fields: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** The point's fields an item of its collections carries too (DataHub's common document). */
+export const ITEM_COMMON_FIELDS = ['runId', 'messageId', 'eventGranularity', 'partitionSpec.partition'] as const;
 
 export type TimeseriesChange =
   | { readonly kind: 'put'; readonly point: TimeseriesPoint }
@@ -104,6 +132,64 @@ export interface TimeseriesQuery {
 
 /** The most points one query answers, as DataHub's timeseries service. */
 export const TIMESERIES_MAX_LIMIT = 10_000;
+
+/**
+ * An aggregation over one index, with the semantics of Elasticsearch's aggregations as DataHub builds them:
+ *
+ * - **Documents** are the points and the items of their collections ({@link TimeseriesPoint.collections}); the filter
+ *   (as in queries) keeps those whose own fields match it. A document without a field a bucket or metric names takes
+ *   no part in it.
+ * - **Buckets** nest in order. A `date` bucket cuts `timestampMillis` by a calendar unit in a time zone (see
+ *   `timeseries-calendar.ts`); its groups come in time order, and at the innermost level the empty periods between
+ *   the first and the last group of their parent are answered too (their SUM and CARDINALITY 0, LATEST null), as a
+ *   date histogram does. A `string` bucket groups by a field's value, in value order (numbers as numbers, text by
+ *   code point), ascending or not, at most `size` groups per parent. Without buckets, one row covers every document.
+ * - **Metrics**: `SUM` of a field's numbers (0 without any); `CARDINALITY`, how many distinct values it takes (exact on
+ *   the embedded index; on Elasticsearch, exact up to 40,000 distinct values and an estimate beyond); `LATEST`, its
+ *   value in the newest document having it — among documents of the same time, the value most of them hold, then
+ *   the least value — or null.
+ */
+export interface TimeseriesAggregation {
+  readonly entity: string;
+  readonly aspect: string;
+  readonly filter?: Filter | undefined;
+  readonly buckets: readonly TimeseriesBucket[];
+  /** At least one. */
+  readonly metrics: readonly TimeseriesMetric[];
+}
+
+export type TimeseriesBucket =
+  | {
+      readonly kind: 'date';
+      /** `timestampMillis`, the only time a document has. */
+      readonly field: string;
+      readonly unit: CalendarUnit;
+      /** `UTC`, or a zone of the time-zone database (`Europe/Paris`). */
+      readonly timeZone: string;
+    }
+  | {
+      readonly kind: 'string';
+      readonly field: string;
+      readonly ascending: boolean;
+      /** Most groups per parent group, 1 to {@link TIMESERIES_MAX_BUCKETS}. */
+      readonly size: number;
+    };
+
+export interface TimeseriesMetric {
+  readonly kind: 'LATEST' | 'SUM' | 'CARDINALITY';
+  readonly field: string;
+}
+
+/** One innermost group of an aggregation. */
+export interface TimeseriesAggregationRow {
+  /** One per bucket: a date group's start (epoch milliseconds); a string group's value, typed as the field holds it. */
+  readonly keys: readonly (string | number | boolean)[];
+  /** One per metric: a number for SUM and CARDINALITY; LATEST's value, typed as the field holds it, or null. */
+  readonly values: readonly (string | number | boolean | null)[];
+}
+
+/** The most groups one string bucket answers per parent group: Elasticsearch's default limit of buckets. */
+export const TIMESERIES_MAX_BUCKETS = 10_000;
 
 export interface TimeseriesIndexSize {
   readonly indexName: string;

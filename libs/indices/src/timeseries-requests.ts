@@ -2,14 +2,20 @@ import { ValidationError } from '@strata/model';
 
 import { MAX_FILTER_CRITERIA, MAX_FILTER_VALUES, valueNumber } from './search-documents';
 import { CONDITIONS, type Condition, type Filter } from './search-index';
+import { CALENDAR_UNITS, checkTimeZone } from './timeseries-calendar';
 import {
+  TIMESERIES_MAX_BUCKETS,
   TIMESERIES_MAX_LIMIT,
   timeseriesIndexName,
   type TaskCounters,
+  type TimeseriesAggregation,
   type TimeseriesAspectRef,
+  type TimeseriesBucket,
+  type TimeseriesMetric,
   type TimeseriesPoint,
   type TimeseriesQuery,
   type TruncationRequest,
+  ITEM_COMMON_FIELDS,
 } from './timeseries-index';
 
 /**
@@ -127,11 +133,93 @@ function fieldName(field: string): string {
   return field.endsWith('.keyword') ? field.slice(0, -'.keyword'.length) : field;
 }
 
-/** Checks what a put needs of its point: a time both engines store exactly. */
+/** Checks what a put needs of its point: a time both engines store exactly, and items with distinct field paths. */
 export function checkPoint(point: TimeseriesPoint): void {
   if (!Number.isSafeInteger(point.timestampMillis)) {
     throw new ValidationError(`A point's timestampMillis must be an integer, got ${point.timestampMillis}`);
   }
+}
+
+/** The items of a point's collections, each collection's keys once (the last item of a key wins), in order. */
+export function itemsOf(
+  point: TimeseriesPoint,
+): { collection: string; key: string; fields: Record<string, unknown> }[] {
+  const items = new Map<string, { collection: string; key: string; fields: Record<string, unknown> }>();
+  for (const [collection, list] of Object.entries(point.collections ?? {})) {
+    for (const item of list) {
+      const common: Record<string, unknown> = {};
+      for (const field of ITEM_COMMON_FIELDS) {
+        const value = point.fields[field];
+        if (value !== undefined) common[field] = value;
+      }
+      items.set(JSON.stringify([collection, item.key]), {
+        collection,
+        key: item.key,
+        fields: { ...common, ...item.fields },
+      });
+    }
+  }
+  return [...items.values()];
+}
+
+/** The most rows an aggregation answers: Elasticsearch's default `search.max_buckets`. */
+export const MAX_AGGREGATION_ROWS = 65_535;
+
+const METRIC_KINDS = new Set<string>(['LATEST', 'SUM', 'CARDINALITY']);
+
+/** The most metrics, and the most buckets, one aggregation takes. */
+export const MAX_AGGREGATION_METRICS = 20;
+export const MAX_AGGREGATION_BUCKETS = 5;
+
+/**
+ * An aggregation checked, its field names resolved (`.keyword` dropped) and its filter resolved
+ * ({@link resolveTimeseriesFilter}); refused with a `ValidationError` naming what is wrong.
+ */
+export function checkAggregation(aggregation: TimeseriesAggregation): {
+  filter: Filter;
+  buckets: TimeseriesBucket[];
+  metrics: TimeseriesMetric[];
+} {
+  const { metrics, buckets } = aggregation;
+  if (metrics.length === 0) throw new ValidationError('An aggregation needs at least one metric');
+  if (metrics.length > MAX_AGGREGATION_METRICS) {
+    throw new ValidationError(`An aggregation takes at most ${MAX_AGGREGATION_METRICS} metrics, got ${metrics.length}`);
+  }
+  if (buckets.length > MAX_AGGREGATION_BUCKETS) {
+    throw new ValidationError(`An aggregation takes at most ${MAX_AGGREGATION_BUCKETS} buckets, got ${buckets.length}`);
+  }
+  const resolvedMetrics = metrics.map((metric): TimeseriesMetric => {
+    // Callers in JavaScript may pass anything: the kinds are checked as text.
+    const kind: string = metric.kind;
+    if (!METRIC_KINDS.has(kind)) throw new ValidationError(`Unknown aggregation type: ${kind}`);
+    return { kind: metric.kind, field: checkedField(metric.field) };
+  });
+  const resolvedBuckets = buckets.map((bucket): TimeseriesBucket => {
+    const field = checkedField(bucket.field);
+    if (bucket.kind === 'date') {
+      if (field !== TIME_FIELD) throw new ValidationError(`A date grouping bucket groups ${TIME_FIELD}, not ${field}`);
+      const unit: string = bucket.unit;
+      if (!(CALENDAR_UNITS as readonly string[]).includes(unit))
+        throw new ValidationError(`Unknown calendar unit: ${unit}`);
+      checkTimeZone(bucket.timeZone);
+      return { ...bucket, field };
+    }
+    if (!Number.isSafeInteger(bucket.size) || bucket.size < 1 || bucket.size > TIMESERIES_MAX_BUCKETS) {
+      throw new ValidationError(`A bucket's size must be an integer from 1 to ${TIMESERIES_MAX_BUCKETS}`);
+    }
+    return { ...bucket, field };
+  });
+  return {
+    filter: resolveTimeseriesFilter(aggregation.filter ?? []),
+    buckets: resolvedBuckets,
+    metrics: resolvedMetrics,
+  };
+}
+
+function checkedField(field: string): string {
+  const name = fieldName(field);
+  if (name === '') throw new ValidationError('A field path must not be empty');
+  return name;
 }
 
 /** Checks a truncation's batch size, end and timeout. */

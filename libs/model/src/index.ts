@@ -90,6 +90,7 @@ export {
   searchableFields,
   valuesAt,
   type RelationshipFieldSpec,
+  type RelationshipStampPaths,
   type SearchableFieldSpec,
   type SearchableFieldType,
 } from './search-annotations';

@@ -190,6 +190,7 @@ describe('relationshipFields with the real schemas', () => {
         name: 'OwnedBy',
         entityTypes: ['corpuser', 'corpGroup'],
         isLineage: false,
+        isUpstream: true,
         aspect: 'ownership',
         path: ['owners', '*', 'owner'],
       },
@@ -199,19 +200,35 @@ describe('relationshipFields with the real schemas', () => {
         name: 'DownstreamOf',
         entityTypes: ['dataset'],
         isLineage: true,
+        isUpstream: true,
         aspect: 'upstreamLineage',
         path: ['upstreams', '*', 'dataset'],
+        stamps: {
+          createdOn: ['upstreams', '*', 'created', 'time'],
+          createdActor: ['upstreams', '*', 'created', 'actor'],
+          updatedOn: ['upstreams', '*', 'auditStamp', 'time'],
+          updatedActor: ['upstreams', '*', 'auditStamp', 'actor'],
+          properties: ['upstreams', '*', 'properties'],
+        },
       },
       {
         name: 'DownstreamOf',
         entityTypes: ['dataset', 'schemaField'],
         isLineage: false, // DataHub's annotation on fineGrainedLineages does not say isLineage
+        isUpstream: true,
         aspect: 'upstreamLineage',
         path: ['fineGrainedLineages', '*', 'upstreams', '*'],
       },
     ]);
     expect(edges('dataset', 'TaggedWith')).toEqual([
-      { name: 'TaggedWith', entityTypes: ['tag'], isLineage: false, aspect: 'globalTags', path: ['tags', '*', 'tag'] },
+      {
+        name: 'TaggedWith',
+        entityTypes: ['tag'],
+        isLineage: false,
+        isUpstream: true,
+        aspect: 'globalTags',
+        path: ['tags', '*', 'tag'],
+      },
     ]);
     expect(edges('dataset', 'SchemaFieldTaggedWith')[0]!.path).toEqual([
       'fields',
@@ -234,6 +251,7 @@ describe('relationshipFields with the real schemas', () => {
         name: 'Consumes',
         entityTypes: ['dataset'],
         isLineage: true,
+        isUpstream: true,
         aspect: 'chartInfo',
         path: ['inputs', '*', 'string'],
       },
@@ -241,8 +259,16 @@ describe('relationshipFields with the real schemas', () => {
         name: 'Consumes',
         entityTypes: ['dataset', 'chart'],
         isLineage: true,
+        isUpstream: true,
         aspect: 'chartInfo',
         path: ['inputEdges', '*', 'destinationUrn'],
+        stamps: {
+          createdOn: ['inputEdges', '*', 'created', 'time'],
+          createdActor: ['inputEdges', '*', 'created', 'actor'],
+          updatedOn: ['inputEdges', '*', 'lastModified', 'time'],
+          updatedActor: ['inputEdges', '*', 'lastModified', 'actor'],
+          properties: ['inputEdges', '*', 'properties'],
+        },
       },
     ]);
   });
@@ -259,12 +285,22 @@ describe('relationshipFields with the real schemas', () => {
     expect(edges(entity, name)).toEqual(expect.arrayContaining([expect.objectContaining({ name, aspect, path })]));
   });
 
+  it('given a dataJob’s outputs and a model’s training jobs, when resolved, then they point downstream', () => {
+    expect(edges('dataJob', 'Produces').map((spec) => [spec.path[0], spec.isLineage, spec.isUpstream])).toEqual([
+      ['outputDatasets', true, false],
+      ['outputDatasetEdges', true, false],
+      ['outputDatasetFields', false, true],
+    ]);
+    expect(edges('dataJob', 'Consumes').every((spec) => spec.isUpstream)).toBe(true);
+  });
+
   it('given group membership, when resolved, then users point to groups and legacy group info points to users', () => {
     expect(edges('corpuser', 'IsMemberOfGroup')).toEqual([
       {
         name: 'IsMemberOfGroup',
         entityTypes: ['corpGroup'],
         isLineage: false,
+        isUpstream: true,
         aspect: 'groupMembership',
         path: ['groups', '*'],
       },

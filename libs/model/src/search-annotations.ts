@@ -70,10 +70,32 @@ export interface RelationshipFieldSpec {
   readonly entityTypes: readonly string[];
   /** True for lineage edges (`DownstreamOf`, `Consumes`, `Contains`). Defaults to false. */
   readonly isLineage: boolean;
+  /**
+   * For a lineage edge, whether its destination is upstream of the entity (`DownstreamOf`, `Consumes`) rather than
+   * downstream (`Produces`). DataHub's `isUpstream`; defaults to true.
+   */
+  readonly isUpstream: boolean;
   readonly aspect: string;
   /** As in {@link SearchableFieldSpec.path}. */
   readonly path: readonly string[];
+  /** Where each edge's own stamps are, when the annotation names any (DataHub's `createdOn`, `updatedOn`, …). */
+  readonly stamps?: RelationshipStampPaths;
 }
+
+/**
+ * Paths from the aspect root (`['upstreams', '*', 'created', 'time']`) to the values an edge takes its stamps from:
+ * for each edge, the value at the same array item as the edge's destination. Only the paths the annotation names.
+ */
+export interface RelationshipStampPaths {
+  readonly createdOn?: readonly string[];
+  readonly createdActor?: readonly string[];
+  readonly updatedOn?: readonly string[];
+  readonly updatedActor?: readonly string[];
+  /** The edge's properties map; DataHub's `{"source": "UI"}` marks lineage drawn by hand. */
+  readonly properties?: readonly string[];
+}
+
+const STAMP_ATTRIBUTES = ['createdOn', 'createdActor', 'updatedOn', 'updatedActor', 'properties'] as const;
 
 const searchableCache = new WeakMap<EntitySpec, readonly SearchableFieldSpec[]>();
 const relationshipCache = new WeakMap<EntitySpec, readonly RelationshipFieldSpec[]>();
@@ -421,12 +443,21 @@ function relationshipSpec(
   ) {
     throw new Error(`${where}: "entityTypes" must be a non-empty array of entity type names`);
   }
+  const stamps: Record<string, readonly string[]> = {};
+  for (const attribute of STAMP_ATTRIBUTES) {
+    const written = read(attribute, 'string');
+    if (written === undefined) continue;
+    const stampPath = written.split('/').filter((segment) => segment !== '');
+    if (stampPath.length > 0) stamps[attribute] = Object.freeze(stampPath);
+  }
   return Object.freeze({
     name,
     entityTypes: Object.freeze([...entityTypes]),
     isLineage: read('isLineage', 'boolean') ?? false,
+    isUpstream: read('isUpstream', 'boolean') ?? true,
     aspect,
     path,
+    ...(Object.keys(stamps).length === 0 ? {} : { stamps: Object.freeze(stamps) }),
   });
 }
 
