@@ -92,6 +92,7 @@ export const PLATFORM_PRIVILEGES: readonly string[] = [
   'GET_ES_TASK_STATUS_PRIVILEGE',
   'SET_WRITEABLE_PRIVILEGE',
   'APPLY_RETENTION_PRIVILEGE',
+  'PRODUCE_PLATFORM_EVENT_PRIVILEGE',
 ];
 
 /** DataHub's API groups and operations, which name what an endpoint does. */

@@ -67,6 +67,10 @@ export const topicConfig = {
     .string()
     .default('DataHubUsageEvent_v1')
     .describe('Events for the audit trail that are not changes of the catalog: logins, kept or refused.'),
+  PLATFORM_EVENT_TOPIC_NAME: z
+    .string()
+    .default('PlatformEvent_v1')
+    .describe("DataHub's platform events: written by producePlatformEvent, read by the events API."),
 };
 
 /** Limits every service that reads aspects enforces alike. */

@@ -7,6 +7,7 @@ import type {
   MetadataChangeProposal,
   MetadataChangeProposalOutcome,
   MetadataIndexAcknowledgement,
+  PlatformEvent,
   SystemMetadata,
 } from './generated/records';
 
@@ -37,6 +38,8 @@ export interface EventSerde {
   readonly failedProposal: EventCodec<FailedMetadataChangeProposal>;
   readonly outcome: EventCodec<MetadataChangeProposalOutcome>;
   readonly indexAcknowledgement: EventCodec<MetadataIndexAcknowledgement>;
+  /** DataHub's platform events (`PlatformEvent_v1`). */
+  readonly platformEvent: EventCodec<PlatformEvent>;
   /** System metadata as stored (JSON) in record form: schema fields only, defaults filled. */
   toSystemMetadataRecord(json: Readonly<Record<string, unknown>>): SystemMetadata;
 }
@@ -76,6 +79,7 @@ export function createEventSerde(files: SchemaFiles): EventSerde {
     failedProposal: codec('com.linkedin.pegasus2avro.mxe.FailedMetadataChangeProposal'),
     outcome: codec('io.strata.mxe.MetadataChangeProposalOutcome'),
     indexAcknowledgement: codec('io.strata.mxe.MetadataIndexAcknowledgement'),
+    platformEvent: codec('com.linkedin.pegasus2avro.mxe.PlatformEvent'),
     toSystemMetadataRecord: (json) =>
       withDefaults(namedRecord('com.linkedin.pegasus2avro.mxe.SystemMetadata'), json) as unknown as SystemMetadata,
   };

@@ -1,3 +1,4 @@
+export { avroJsonOf } from './avro-json';
 export { createEventSerde, schemaIdOf, UndecodableRecordError } from './event-serde';
 export type { EventCodec, EventSerde } from './event-serde';
 export { defaultTopicNames, topicNamesFrom } from './topics';

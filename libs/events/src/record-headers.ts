@@ -29,6 +29,14 @@ export const RecordHeader = {
    * what it never applies (a restatement, for the audit trail) without decoding it.
    */
   changeType: 'strata-change-type',
+  /**
+   * On a proposal the gateway accepted without applying it (an asynchronous ingest puts every proposal on the log) but
+   * found invalid: why. The writer refuses such a proposal with this reason, whatever it finds itself, so that nothing
+   * the gateway refused is ever applied, and reports it as any refusal (outcome, failed-proposal record, write trace).
+   */
+  refusal: 'strata-refusal',
+  /** With {@link RecordHeader.refusal}: the refusal's error code (`validation`, `bad-request`…). */
+  refusalCode: 'strata-refusal-code',
 } as const;
 
 /** The origin of a request, as the records it causes carry it in their headers. */

@@ -21,6 +21,7 @@ describe('planTopics', () => {
       'MetadataChangeProposalOutcome_v1',
       'MetadataIndexAcknowledgement_v1',
       'DataHubUsageEvent_v1',
+      'PlatformEvent_v1',
     ]);
     expect(new Set(plan.map((topic) => topic.name))).toEqual(new Set(Object.values(defaultTopicNames)));
     for (const topic of plan) {
@@ -42,6 +43,7 @@ describe('planTopics', () => {
       MetadataChangeProposalOutcome_v1: '3600000',
       MetadataIndexAcknowledgement_v1: '3600000',
       DataHubUsageEvent_v1: '604800000',
+      PlatformEvent_v1: '604800000',
     });
   });
 
@@ -80,6 +82,7 @@ describe('planTopics', () => {
       METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: 'acme.outcomes',
       METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: 'acme.acknowledgements',
       DATAHUB_USAGE_EVENT_NAME: 'acme.usage',
+      PLATFORM_EVENT_TOPIC_NAME: 'acme.platform-events',
     });
 
     const plan = planTopics(names, settings);
@@ -92,6 +95,7 @@ describe('planTopics', () => {
       'acme.outcomes',
       'acme.acknowledgements',
       'acme.usage',
+      'acme.platform-events',
     ]);
     expect(plan.find((topic) => topic.name === 'acme.outcomes')?.config['retention.ms']).toBe('3600000');
   });

@@ -47,6 +47,7 @@ const topicRoles: Readonly<Record<keyof TopicNames, { purpose: string; retention
   metadataChangeProposalOutcome: { purpose: 'outcomes, for the gateways', retention: 'reply' },
   metadataIndexAcknowledgement: { purpose: 'index acknowledgements, for the gateways', retention: 'reply' },
   dataHubUsageEvent: { purpose: 'usage events (logins), for the audit trail', retention: 'consumed' },
+  platformEvent: { purpose: 'platform events, for the events API and its pollers', retention: 'consumed' },
 };
 
 /**

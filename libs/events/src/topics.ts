@@ -20,6 +20,11 @@ export interface TopicNames {
    * `DataHubUsageEvent_v1`), keyed by actor.
    */
   readonly dataHubUsageEvent: string;
+  /**
+   * DataHub's platform events (`PlatformEvent`: an `entityChangeEvent`…), written by `producePlatformEvent`, keyed by
+   * the key its caller gave (else by the event's name), and read by the events API.
+   */
+  readonly platformEvent: string;
 }
 
 export const defaultTopicNames: TopicNames = {
@@ -30,6 +35,7 @@ export const defaultTopicNames: TopicNames = {
   metadataChangeProposalOutcome: 'MetadataChangeProposalOutcome_v1',
   metadataIndexAcknowledgement: 'MetadataIndexAcknowledgement_v1',
   dataHubUsageEvent: 'DataHubUsageEvent_v1',
+  platformEvent: 'PlatformEvent_v1',
 };
 
 /** Topic names from configuration keyed by DataHub's environment variable names (see `topicConfig` in @strata/config). */
@@ -41,6 +47,7 @@ export function topicNamesFrom(config: {
   readonly METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: string;
   readonly METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: string;
   readonly DATAHUB_USAGE_EVENT_NAME: string;
+  readonly PLATFORM_EVENT_TOPIC_NAME: string;
 }): TopicNames {
   return {
     metadataChangeProposal: config.METADATA_CHANGE_PROPOSAL_TOPIC_NAME,
@@ -50,5 +57,6 @@ export function topicNamesFrom(config: {
     metadataChangeProposalOutcome: config.METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME,
     metadataIndexAcknowledgement: config.METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME,
     dataHubUsageEvent: config.DATAHUB_USAGE_EVENT_NAME,
+    platformEvent: config.PLATFORM_EVENT_TOPIC_NAME,
   };
 }

@@ -112,7 +112,7 @@ function operation(route: RouteDescriptor, operationId: string): OpenApiObject {
     security: route.access.kind === 'open' ? [] : [{ [ACCESS_TOKEN_SCHEME]: [] }],
     'x-strata-access': route.access,
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(body === undefined || route.method === 'GET' || route.method === 'DELETE'
+    ...(body === undefined || route.method === 'GET' || route.method === 'HEAD' || route.method === 'DELETE'
       ? {}
       : {
           requestBody: {
@@ -243,7 +243,9 @@ export function exampleOf(route: RouteDescriptor): RouteExample {
   }
   return {
     ...(Object.keys(query).length === 0 ? {} : { query }),
-    ...(route.body === undefined || route.method === 'GET' ? {} : { body: sampleOf(route.body) }),
+    ...(route.body === undefined || route.method === 'GET' || route.method === 'HEAD'
+      ? {}
+      : { body: sampleOf(route.body) }),
   };
 }
 

@@ -50,6 +50,20 @@ const search = defineRoute({
   handle: ({ body }) => Promise.resolve({ body: { value: body } }),
 });
 
+/** Routes of a resource with a path parameter and a key, in the methods HEAD and PATCH too. */
+const keyed = (['GET', 'HEAD', 'PATCH'] as const).map((method) =>
+  defineRoute({
+    method,
+    resource: '/things/:kind',
+    key: { name: 'urn', description: 'a URN' },
+    family: 'openapi',
+    access: { kind: 'open' },
+    summary: `${method} a thing`,
+    handle: ({ key, params }) =>
+      Promise.resolve(method === 'HEAD' ? { status: 204 } : { body: { method, kind: params['kind'], key } }),
+  }),
+);
+
 describe('mounting routes', () => {
   let server: RunningServer;
   let base: string;
@@ -57,7 +71,7 @@ describe('mounting routes', () => {
 
   beforeAll(async () => {
     const app = createHttpApp({
-      routes: [ingest, search],
+      routes: [ingest, search, ...keyed],
       newId: () => 'request-1',
       anonymousActor: anonymous,
       authenticate: (request) =>
@@ -103,6 +117,20 @@ describe('mounting routes', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ value: { input: 'x', entity: 'dataset' } });
     expect(bodies).toEqual([{ input: 'x', entity: 'dataset' }]);
+  });
+
+  it('takes the key after the path parameters of its resource, slashes and percent-encoding included', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/raw,PROD)';
+    for (const path of [`/things/dataset/${urn}/status`, `/things/dataset/${encodeURIComponent(urn)}/status`]) {
+      const response = await fetch(`${base}${path}`);
+      expect(await response.json()).toEqual({ method: 'GET', kind: 'dataset', key: `${urn}/status` });
+    }
+    const patched = await fetch(`${base}/things/chart/urn:li:chart:(looker,c1)`, { method: 'PATCH', body: '[]' });
+    expect(await patched.json()).toEqual({ method: 'PATCH', kind: 'chart', key: 'urn:li:chart:(looker,c1)' });
+    const head = await fetch(`${base}/things/chart/urn:li:chart:(looker,c1)`, { method: 'HEAD' });
+    expect(head.status).toBe(204);
+    const wrong = await fetch(`${base}/things/chart/urn:li:chart:(looker,c1)`, { method: 'DELETE' });
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD, PATCH']);
   });
 
   it('refuses at start-up to serve a route whose access is not declared, or an internal route declared otherwise', () => {

@@ -110,7 +110,7 @@ async function dispatch(
   if (route.family === 'restli') response.setHeader(restliProtocolHeader, '2.0.0');
   const { action: _action, ...query } = request.query as Record<string, unknown>;
   const first = group[0];
-  const key = first?.key ? decodeUrnPathSegment(request.path.slice(first.resource.length + 1)) : undefined;
+  const key = first?.key ? decodeUrnPathSegment(pathAfter(request.path, first.resource)) : undefined;
   let raw: Promise<Buffer | undefined> | undefined;
   const rawBody = () => (raw ??= readRaw(request, response));
   await options.guard?.check(route, {
@@ -136,6 +136,15 @@ async function dispatch(
   if (result.text !== undefined) response.send(result.text);
   else if (result.body === undefined) response.end();
   else response.json(result.body);
+}
+
+/**
+ * The rest of a request's path after a resource's segments (`/openapi/v3/entity/:entityName` is three segments and a
+ * parameter), slashes included: counted in segments, so that a resource with path parameters takes as much of the
+ * path as the parameters matched.
+ */
+function pathAfter(path: string, resource: string): string {
+  return path.split('/').slice(resource.split('/').length).join('/');
 }
 
 function select(group: readonly AnyRoute[], request: Request, response: Response): AnyRoute | undefined {

@@ -11,7 +11,8 @@ import { z } from 'zod';
  * - `caller`: any caller; with authentication on, one with valid credentials.
  * - `writes`: any caller, as `caller`; the proposals the request makes are then checked one by one, once parsed, on
  *   their entities (`docs/http-interface.md`, "Who may write what").
- * - `privilege`: a platform privilege — any one set of `anyOf` — on no resource.
+ * - `privilege`: a platform privilege — any one set of `anyOf` — on no resource; with `resource`, a privilege on the
+ *   resources the request names there (DataHub's `VIEW_DATASET_USAGE` on the dataset a usage query names).
  * - `resource`: DataHub's API privilege of `group` for each of `operations`, on the resources `resource` finds in the
  *   request (its URN, or just its entity type).
  *
@@ -30,6 +31,8 @@ export type RouteAccess =
       readonly anyOf: readonly (readonly string[])[];
       readonly message: string;
       readonly always?: true;
+      /** Where the request names the resources the privilege is asked on; none: the platform. */
+      readonly resource?: ResourceLocator;
     }
   | {
       readonly kind: 'resource';
@@ -41,7 +44,7 @@ export type RouteAccess =
     };
 
 /** DataHub's API groups a resource privilege is asked in. */
-export type AccessApiGroup = 'ENTITY' | 'LINEAGE' | 'TIMESERIES';
+export type AccessApiGroup = 'ENTITY' | 'LINEAGE' | 'RELATIONSHIP' | 'TIMESERIES' | 'COUNTS';
 /** DataHub's API operations. */
 export type AccessApiOperation = 'CREATE' | 'READ' | 'UPDATE' | 'DELETE' | 'EXISTS';
 
@@ -64,28 +67,38 @@ export type ResourceLocator =
 const message = z.string().min(1);
 const privileges = z.array(z.array(z.string().min(1)).min(1)).min(1);
 
+const resourceLocatorSchema = z.discriminatedUnion('in', [
+  z.object({ in: z.literal('key') }).strict(),
+  z.object({ in: z.literal('query'), name: z.string().min(1), list: z.literal(true).optional() }).strict(),
+  z.object({ in: z.literal('body'), name: z.string().min(1) }).strict(),
+  z.object({ in: z.literal('bodyTypes'), names: z.array(z.string().min(1)).min(1) }).strict(),
+  z.object({ in: z.literal('type'), type: z.string().min(1) }).strict(),
+]);
+
 /** The shape of a declaration, as a service table carries it between processes. */
 export const routeAccessSchema: z.ZodType<RouteAccess> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('open') }).strict(),
   z.object({ kind: z.literal('internal') }).strict(),
   z.object({ kind: z.literal('caller'), always: z.literal(true).optional() }).strict(),
   z.object({ kind: z.literal('writes') }).strict(),
-  z.object({ kind: z.literal('privilege'), anyOf: privileges, message, always: z.literal(true).optional() }).strict(),
+  z
+    .object({
+      kind: z.literal('privilege'),
+      anyOf: privileges,
+      message,
+      always: z.literal(true).optional(),
+      resource: resourceLocatorSchema.optional(),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('resource'),
-      group: z.enum(['ENTITY', 'LINEAGE', 'TIMESERIES']),
+      group: z.enum(['ENTITY', 'LINEAGE', 'RELATIONSHIP', 'TIMESERIES', 'COUNTS']),
       operations: z.tuple(
         [z.enum(['CREATE', 'READ', 'UPDATE', 'DELETE', 'EXISTS'])],
         z.enum(['CREATE', 'READ', 'UPDATE', 'DELETE', 'EXISTS']),
       ),
-      resource: z.discriminatedUnion('in', [
-        z.object({ in: z.literal('key') }).strict(),
-        z.object({ in: z.literal('query'), name: z.string().min(1), list: z.literal(true).optional() }).strict(),
-        z.object({ in: z.literal('body'), name: z.string().min(1) }).strict(),
-        z.object({ in: z.literal('bodyTypes'), names: z.array(z.string().min(1)).min(1) }).strict(),
-        z.object({ in: z.literal('type'), type: z.string().min(1) }).strict(),
-      ]),
+      resource: resourceLocatorSchema,
       message,
     })
     .strict(),
@@ -145,7 +158,9 @@ export function describeAccess(access: RouteAccess): string {
     case 'writes':
       return 'Any caller; each proposal then needs the privilege its change asks for on its entity (EDIT_ENTITY, DELETE_ENTITY, or the platform privilege guarding users, groups, roles, policies, tokens and secrets).';
     case 'privilege':
-      return `Needs ${access.anyOf.map((set) => set.join(' and ')).join(' or ')}${always}.`;
+      return `Needs ${access.anyOf.map((set) => set.join(' and ')).join(' or ')}${
+        access.resource === undefined ? '' : ` on ${resourceText(access.resource)}`
+      }${always}.`;
     case 'resource':
       return `Needs DataHub's ${access.group} ${access.operations.join(' and ')} privilege on ${resourceText(access.resource)}, with authentication on.`;
   }

@@ -55,7 +55,7 @@ export interface RawRouteInput {
 
 /** Where a route answers: method, path, Rest.li action, and which error body it speaks. */
 export interface RouteAddress {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The resource path, e.g. `/aspects`. */
   readonly resource: string;
   /** Present when the path continues with an entity key: `/entitiesV2/{urn}`. */

@@ -86,7 +86,7 @@ export function describeService(
 }
 
 const address = {
-  method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
   resource: z.string().startsWith('/'),
   key: z.object({ name: z.string().min(1), description: z.string() }).optional(),
   action: z.string().min(1).optional(),

@@ -6,6 +6,8 @@ export type {
   OutgoingRecord,
   SubscribeOptions,
   Subscription,
+  TopicRead,
+  TopicReadResult,
 } from './message-log';
 export { SqliteMessageLog } from './sqlite-message-log';
 export type { SqliteMessageLogErrorContext, SqliteMessageLogOptions } from './sqlite-message-log';

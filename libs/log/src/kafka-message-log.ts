@@ -14,8 +14,19 @@ import {
   type KafkaDeliverySettings,
   type KafkaMessageLogErrorContext,
 } from './kafka-subscription';
+import { randomUUID } from 'node:crypto';
+
 import { retry, systemScheduler, type Scheduler } from '@strata/timing';
-import type { GroupPosition, MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
+import { KafkaTopicReader } from './kafka-topic-reader';
+import type {
+  GroupPosition,
+  MessageLog,
+  OutgoingRecord,
+  SubscribeOptions,
+  Subscription,
+  TopicRead,
+  TopicReadResult,
+} from './message-log';
 
 export type { KafkaMessageLogErrorContext } from './kafka-subscription';
 
@@ -100,6 +111,10 @@ export interface KafkaMessageLogOptions {
  * - `subscribe` resolves once the member joined its group, fetched with resolved positions, and (for
  *   `fromBeginning: false`) committed the end of the log as its position in every partition that had none, so that
  *   records published afterwards are delivered even across a restart.
+ * - `readTopic`: the partitions' ends and the offsets of a time come from the admin client; the records from a reader
+ *   per topic (`KafkaTopicReader`: a consumer alone in a group of its own, `<clientId>-reader-<random>`, that never
+ *   commits and stays paused between reads), started on the first read of the topic (a group's first join takes a
+ *   few seconds). A topic the cluster does not have is looked for again every 250 ms while the read waits.
  * - Topics are not created here: the cluster creates them on first use, or the deployment creates them beforehand
  *   with their partition count and replication.
  */
@@ -114,6 +129,8 @@ export class KafkaMessageLog implements MessageLog {
   };
   private readonly delivery: KafkaDeliverySettings;
   private readonly subscriptions = new Set<KafkaSubscription>();
+  private readonly readers = new Map<string, KafkaTopicReader>();
+  private readonly clientId: string;
   private producerConnection: Promise<Producer> | undefined;
   private adminConnection: Promise<Admin> | undefined;
   private closing: Promise<void> | undefined;
@@ -123,6 +140,7 @@ export class KafkaMessageLog implements MessageLog {
     if (options.brokers.length === 0) throw new Error('KafkaMessageLog: brokers must not be empty');
     if (options.clientId === '') throw new Error('KafkaMessageLog: clientId must not be empty');
     this.brokers = [...options.brokers];
+    this.clientId = options.clientId;
     this.retry = {
       retries: nonNegativeInteger(options.retry?.retries ?? 5, 'retry.retries'),
       initialRetryTime: positiveInteger(options.retry?.initialRetryTime ?? 300, 'retry.initialRetryTime'),
@@ -277,6 +295,71 @@ export class KafkaMessageLog implements MessageLog {
     }
   }
 
+  async readTopic(read: TopicRead, signal?: AbortSignal): Promise<TopicReadResult> {
+    if (this.closing !== undefined) throw new Error('KafkaMessageLog is closed');
+    if (!Number.isInteger(read.limit) || read.limit < 1)
+      throw new Error(`limit must be a positive integer, got ${read.limit}`);
+    if (!Number.isFinite(read.maxWaitMs) || read.maxWaitMs < 0) {
+      throw new Error(`maxWaitMs must be 0 or more, got ${read.maxWaitMs}`);
+    }
+    const scheduler = this.delivery.scheduler;
+    const deadline = scheduler.now() + read.maxWaitMs;
+    try {
+      const admin = await this.admin();
+      let from = read.from;
+      // A topic the cluster does not have yet: looked for while the read may wait; once there, read from its start.
+      while (!(await admin.listTopics()).includes(read.topic)) {
+        const remaining = deadline - scheduler.now();
+        if (remaining <= 0 || signal?.aborted === true || this.isClosing()) return { records: [], next: [] };
+        await scheduler.sleep(Math.min(remaining, 250), signal);
+        from = { kind: 'offsets', offsets: new Map() };
+      }
+      const ends = [...(await admin.fetchTopicOffsets(read.topic))].sort((a, b) => a.partition - b.partition);
+      const atTime =
+        from.kind === 'time' ? await admin.fetchTopicOffsetsByTimestamp(read.topic, from.timestamp) : undefined;
+      const starts = new Map<number, bigint>();
+      for (const { partition, low, high } of ends) {
+        const earliest = BigInt(low);
+        const end = BigInt(high);
+        let start: bigint;
+        if (from.kind === 'end') start = end;
+        else if (from.kind === 'time')
+          start = BigInt(atTime?.find((entry) => entry.partition === partition)?.offset ?? high);
+        else {
+          const given = from.offsets.get(partition);
+          start = given === undefined || !/^[0-9]+$/.test(given) ? earliest : BigInt(given);
+        }
+        starts.set(partition, start < earliest ? earliest : start > end ? end : start);
+      }
+      const available = ends.some(({ partition, high }) => (starts.get(partition) ?? 0n) < BigInt(high));
+      const remaining = Math.max(0, deadline - scheduler.now());
+      if (!available && remaining === 0) return { records: [], next: positions(starts) };
+      let reader = this.readers.get(read.topic);
+      if (reader === undefined) {
+        reader = new KafkaTopicReader(
+          read.topic,
+          () =>
+            this.kafka.consumer({
+              groupId: `${this.clientId}-reader-${randomUUID()}`,
+              ...this.consumerSettings,
+              maxWaitTimeInMs: Math.min(this.consumerSettings.maxWaitTimeInMs, 250),
+              retry: { ...this.retry, restartOnFailure: () => Promise.resolve(false) },
+            }),
+          scheduler,
+        );
+        this.readers.set(read.topic, reader);
+      }
+      // Records there already: no longer than the reader needs to fetch them.
+      const result = await reader.read(starts, read.limit, available ? Math.max(remaining, 1000) : remaining, signal);
+      return { records: result.records, next: positions(result.next) };
+    } catch (error) {
+      throw new Error(
+        `KafkaMessageLog could not read ${read.topic} (brokers ${this.brokers.join(', ')}): ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+  }
+
   /** A method rather than a field read, because close() may begin while subscribe() awaits. */
   private isClosing(): boolean {
     return this.closing !== undefined;
@@ -285,6 +368,7 @@ export class KafkaMessageLog implements MessageLog {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+      await Promise.all([...this.readers.values()].map((reader) => reader.close()));
       this.closed = true;
       // Closing sockets cannot fail in a way a caller could act on; a dead broker must not make close() reject.
       const disconnect = async (connection: Promise<Producer | Admin> | undefined): Promise<void> => {
@@ -363,6 +447,13 @@ function forwardLog(logger: (entry: KafkaMessageLogEntry) => void, { namespace, 
   } catch {
     // A faulty logger must not break kafkajs, which calls it from its own code paths.
   }
+}
+
+/** Positions in partition order, offsets as decimal strings. */
+function positions(offsets: ReadonlyMap<number, bigint>): { partition: number; offset: string }[] {
+  return [...offsets]
+    .sort(([a], [b]) => a - b)
+    .map(([partition, offset]) => ({ partition, offset: offset.toString() }));
 }
 
 /** How many times {@link KafkaMessageLog.subscribe} tries to join a group whose coordinator refused the member. */

@@ -352,7 +352,7 @@ export class KafkaSubscription implements Subscription {
   }
 }
 
-function toLogRecord(topic: string, partition: number, message: KafkaMessage): LogRecord {
+export function toLogRecord(topic: string, partition: number, message: KafkaMessage): LogRecord {
   return {
     topic,
     partition,

@@ -35,6 +35,47 @@ export interface MessageLog {
    * implements it (the contract suite checks it); it is optional only so that test doubles of the log need not.
    */
   groupPositions?(groupId: string, topics: readonly string[]): Promise<GroupPosition[]>;
+
+  /**
+   * Reads one topic from positions the caller keeps, outside any consumer group: nothing is joined, committed or moved,
+   * so any process may follow any topic this way, as often as it likes (the events API's pollers, each with offsets
+   * of its own). Resolves as soon as there are records from those positions — at most `limit`, each partition's in
+   * log order (how partitions interleave is the adapter's: the SQLite log merges them by append time, Kafka answers
+   * what one fetch brought) — or with none once `maxWaitMs` passed (or `signal` aborted) without any; `next` says
+   * where to continue, so that reading on from it answers every record once. Never creates the topic: one the log
+   * does not have yet reads as empty, with no partitions. Every adapter implements it (the contract suite checks it);
+   * it is optional only so that test doubles of the log need not.
+   */
+  readTopic?(read: TopicRead, signal?: AbortSignal): Promise<TopicReadResult>;
+}
+
+/** What {@link MessageLog.readTopic} reads. */
+export interface TopicRead {
+  readonly topic: string;
+  /**
+   * Where each partition starts: `end`, the records appended from now on; `time`, the first record appended at or
+   * after `timestamp` (epoch milliseconds), else the end; `offsets`, the offset of the next record to read, per
+   * partition (a partition not named starts at its earliest record, so that none appended since the caller last
+   * looked is missed). An offset before a partition's earliest record starts there; one past its end, at the end.
+   */
+  readonly from:
+    | { readonly kind: 'end' }
+    | { readonly kind: 'time'; readonly timestamp: number }
+    | { readonly kind: 'offsets'; readonly offsets: ReadonlyMap<number, string> };
+  /** Most records answered, at least 1. */
+  readonly limit: number;
+  /** How long to wait for a first record when there is none yet, in milliseconds; 0 answers at once. */
+  readonly maxWaitMs: number;
+}
+
+/** What {@link MessageLog.readTopic} answers. */
+export interface TopicReadResult {
+  readonly records: readonly LogRecord[];
+  /**
+   * Every partition of the topic, in partition order, with the offset a next read continues from: one past the last
+   * record answered, or where this read started in it.
+   */
+  readonly next: readonly { readonly partition: number; readonly offset: string }[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { closeDatabase, openDatabase } from '@strata/sqlite';
 
-import type { GroupPosition, LogRecord, OutgoingRecord } from './message-log';
+import type { GroupPosition, LogRecord, OutgoingRecord, TopicRead } from './message-log';
 
 /** The tables of the log file. */
 const LOG_SCHEMA = `
@@ -55,6 +55,8 @@ export class LogTables {
   private readonly appendTransaction;
   private readonly resolveTransaction;
   private readonly positionsTransaction;
+  private readonly startsTransaction;
+  private readonly readTransaction;
 
   constructor(path: string, settings: { busyTimeoutMs: number; synchronous: 'NORMAL' | 'FULL' }) {
     const db = openDatabase(path, { ...settings, schema: LOG_SCHEMA });
@@ -74,6 +76,9 @@ export class LogTables {
       ),
       insertRecord: db.prepare<[string, number, number, string, Buffer, string, number]>(
         'INSERT INTO log_record (topic, "partition", "offset", key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      selectFirstAt: db.prepare<[string, number, number], { offset: number | null }>(
+        'SELECT MIN("offset") AS "offset" FROM log_record WHERE topic = ? AND "partition" = ? AND timestamp >= ?',
       ),
       selectBatch: db.prepare<[string, number, number, number], RecordRow>(
         `SELECT topic, "partition" AS "partition", "offset" AS "offset", key, value, headers, timestamp
@@ -142,6 +147,53 @@ export class LogTables {
       },
     );
 
+    this.startsTransaction = db.transaction((topic: string, from: TopicRead['from']): Map<number, number> => {
+      const starts = new Map<number, number>();
+      const partitions = this.statements.selectPartitions.get(topic)?.partitions ?? 0;
+      for (let partition = 0; partition < partitions; partition += 1) {
+        const end = this.endOffset(topic, partition);
+        const earliest = this.statements.selectStart.get(topic, partition)?.start ?? end;
+        if (from.kind === 'end') starts.set(partition, end);
+        else if (from.kind === 'time') {
+          starts.set(partition, this.statements.selectFirstAt.get(topic, partition, from.timestamp)?.offset ?? end);
+        } else {
+          const given = from.offsets.get(partition);
+          const offset = given === undefined ? earliest : Number(given);
+          starts.set(partition, Math.min(Math.max(Number.isSafeInteger(offset) ? offset : end, earliest), end));
+        }
+      }
+      return starts;
+    });
+
+    this.readTransaction = db.transaction((topic: string, starts: ReadonlyMap<number, number>, limit: number) => {
+      const partitions = this.statements.selectPartitions.get(topic)?.partitions ?? 0;
+      const next = new Map<number, number>();
+      const heads: LogRecord[][] = [];
+      for (let partition = 0; partition < partitions; partition += 1) {
+        const start = starts.get(partition) ?? this.statements.selectStart.get(topic, partition)?.start ?? 0;
+        next.set(partition, start);
+        heads.push(this.readBatch(topic, partition, start, limit));
+      }
+      // Merged by append time (then partition), each partition in its own order, until `limit`.
+      const records: LogRecord[] = [];
+      const cursors = heads.map(() => 0);
+      while (records.length < limit) {
+        let chosen: number | undefined;
+        heads.forEach((head, index) => {
+          const candidate = head[cursors[index] ?? 0];
+          const best = chosen === undefined ? undefined : heads[chosen]?.[cursors[chosen] ?? 0];
+          if (candidate !== undefined && (best === undefined || candidate.timestamp < best.timestamp)) chosen = index;
+        });
+        if (chosen === undefined) break;
+        const record = heads[chosen]?.[cursors[chosen] ?? 0];
+        if (record === undefined) break;
+        records.push(record);
+        cursors[chosen] = (cursors[chosen] ?? 0) + 1;
+        next.set(record.partition, Number(record.offset) + 1);
+      }
+      return { records, next };
+    });
+
     this.positionsTransaction = db.transaction((groupId: string, topics: readonly string[]): GroupPosition[] => {
       const positions: GroupPosition[] = [];
       for (const topic of [...new Set(topics)].sort()) {
@@ -161,6 +213,26 @@ export class LogTables {
       }
       return positions;
     });
+  }
+
+  /**
+   * Where a read of a topic starts in each of its partitions (none when the log does not have the topic): see
+   * `TopicRead.from`. One snapshot of the file.
+   */
+  readStarts(topic: string, from: TopicRead['from']): Map<number, number> {
+    return this.startsTransaction.deferred(topic, from);
+  }
+
+  /**
+   * Up to `limit` records of a topic from the given starts (a partition not among them from its earliest record),
+   * partitions merged by append time, and where each partition continues; one snapshot of the file.
+   */
+  readFrom(
+    topic: string,
+    starts: ReadonlyMap<number, number>,
+    limit: number,
+  ): { records: LogRecord[]; next: Map<number, number> } {
+    return this.readTransaction.deferred(topic, starts, limit);
   }
 
   /**

@@ -1,5 +1,13 @@
 import { systemScheduler, type Scheduler } from '@strata/timing';
-import type { GroupPosition, MessageLog, OutgoingRecord, SubscribeOptions, Subscription } from './message-log';
+import type {
+  GroupPosition,
+  MessageLog,
+  OutgoingRecord,
+  SubscribeOptions,
+  Subscription,
+  TopicRead,
+  TopicReadResult,
+} from './message-log';
 import { createHash } from 'node:crypto';
 import { FileLockedError, lockFile, type FileLock } from '@strata/sqlite';
 import { LogTables } from './sqlite-log-tables';
@@ -70,6 +78,8 @@ export class SqliteMessageLog implements MessageLog {
   private readonly partitions: number;
   private readonly delivery: SqliteDeliverySettings;
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /** Reads waiting for records, woken by this instance's publishes to their topic. */
+  private readonly readers = new Set<{ readonly topic: string; readonly wake: () => void }>();
   private closing: Promise<void> | undefined;
   private closed = false;
 
@@ -100,6 +110,7 @@ export class SqliteMessageLog implements MessageLog {
       if (records.length === 0) return;
       const topics = this.tables.append(records, this.scheduler.now(), this.partitions);
       for (const subscription of this.subscriptions) subscription.notify(topics);
+      for (const reader of this.readers) if (topics.has(reader.topic)) reader.wake();
     });
   }
 
@@ -152,6 +163,53 @@ export class SqliteMessageLog implements MessageLog {
       if (this.closed) throw new Error('SqliteMessageLog is closed');
       return this.tables.groupPositions(groupId, topics);
     });
+  }
+
+  /**
+   * Reads from positions resolved once, at the start; while there is nothing to answer, looks again when this instance
+   * publishes to the topic, and every `pollIntervalMs` (for another process's appends), until `maxWaitMs`.
+   */
+  async readTopic(read: TopicRead, signal?: AbortSignal): Promise<TopicReadResult> {
+    const limit = positiveInteger(read.limit, 'limit');
+    if (!Number.isFinite(read.maxWaitMs) || read.maxWaitMs < 0) {
+      throw new Error(`maxWaitMs must be 0 or more, got ${read.maxWaitMs}`);
+    }
+    const deadline = this.scheduler.now() + read.maxWaitMs;
+    const starts = await settle(() => {
+      if (this.closed) throw new Error('SqliteMessageLog is closed');
+      return this.tables.readStarts(read.topic, read.from);
+    });
+    for (;;) {
+      const result = await settle(() => {
+        if (this.closed) throw new Error('SqliteMessageLog is closed');
+        return this.tables.readFrom(read.topic, starts, limit);
+      });
+      const remaining = deadline - this.scheduler.now();
+      if (result.records.length > 0 || remaining <= 0 || signal?.aborted === true || this.closing !== undefined) {
+        return {
+          records: result.records,
+          next: [...result.next].map(([partition, offset]) => ({ partition, offset: String(offset) })),
+        };
+      }
+      await this.awaitRecords(read.topic, Math.min(remaining, this.delivery.pollIntervalMs), signal);
+    }
+  }
+
+  /** Resolves when this instance publishes to `topic`, after `ms`, or when `signal` aborts, whichever comes first. */
+  private async awaitRecords(topic: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const stop = new AbortController();
+    const onAbort = () => {
+      stop.abort();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const reader = { topic, wake: onAbort };
+    this.readers.add(reader);
+    try {
+      await this.scheduler.sleep(ms, stop.signal);
+    } finally {
+      this.readers.delete(reader);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /**

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { eventually } from '@strata/testing';
 
-import type { GroupPosition, LogRecord, MessageLog, OutgoingRecord } from './message-log';
+import type { GroupPosition, LogRecord, MessageLog, OutgoingRecord, TopicRead, TopicReadResult } from './message-log';
 
 /**
  * What {@link describeMessageLogContract} needs from an adapter. The suite runs against engines it cannot reset (a
@@ -18,6 +18,11 @@ export interface MessageLogContractFactory {
    * never sleeps for a fixed time to decide a test). Default 10000; keep it below jest's test timeout.
    */
   readonly deliveryTimeoutMs?: number;
+  /**
+   * False for an engine that cannot find offsets by time (librdkafka's mock cluster answers every such lookup with
+   * the end of the partition): the test of `readTopic` from a time is skipped. Default true.
+   */
+  readonly readsByTime?: boolean;
 }
 
 /** One test's log, and how to reach the same log again. */
@@ -413,6 +418,126 @@ export function describeMessageLogContract(name: string, factory: MessageLogCont
       expect(await positionsOf(groupId, [missingTopic()])).toEqual([]);
       const both = await positionsOf(groupId, [missingTopic(), topic]);
       expect(both.map((position) => position.topic)).toEqual(after.map(() => topic));
+    });
+
+    describe('reading a topic outside any group', () => {
+      const reader = (log: MessageLog) => (read: TopicRead) => {
+        if (log.readTopic === undefined) throw new Error('the adapter does not read topics');
+        return log.readTopic(read);
+      };
+      const offsetsOf = (result: TopicReadResult) =>
+        new Map(result.next.map((position) => [position.partition, position.offset]));
+
+      /** Reads on from `from`, each read where the last stopped, until `count` records are in (or a few reads). */
+      async function readAll(log: MessageLog, topic: string, count: number, limit = 100) {
+        const records: LogRecord[] = [];
+        let last: TopicReadResult = { records: [], next: [] };
+        let from = new Map<number, string>();
+        for (let attempt = 0; attempt < count + 10 && records.length < count; attempt += 1) {
+          last = await reader(log)({ topic, from: { kind: 'offsets', offsets: from }, limit, maxWaitMs: timeoutMs });
+          expect(last.records.length).toBeLessThanOrEqual(limit);
+          records.push(...last.records);
+          from = offsetsOf(last);
+        }
+        return { records, last };
+      }
+
+      it('reads from offsets it is given, each partition in order, and says where to go on from', async () => {
+        const { log, topic: newTopic, group } = await open();
+        const topic = await newTopic();
+        const keys = ['urn:li:tag:a', 'urn:li:tag:b', 'urn:li:tag:c'];
+        await log.publish(keys.flatMap((key) => [record(topic, key, `${key} 1`), record(topic, key, `${key} 2`)]));
+
+        // A read answers as soon as it has records: reading on from where each stopped brings all six, once each.
+        const { records, last } = await readAll(log, topic, 6);
+        expect(records.map(text).sort()).toEqual(keys.flatMap((key) => [`${key} 1`, `${key} 2`]).sort());
+        for (const key of keys) {
+          expect(records.filter((each) => each.key === key).map(text)).toEqual([`${key} 1`, `${key} 2`]);
+        }
+        expect(last.next.map((position) => position.partition)).toEqual(
+          Array.from({ length: last.next.length }, (_, index) => index),
+        );
+        expect(sumOf(last.next.map((position) => position.offset))).toBe(
+          sumOf((await log.groupPositions?.(group(), [topic]))?.map((position) => position.end) ?? []),
+        );
+
+        // From where it stopped: only what came since.
+        await log.publish([record(topic, 'urn:li:tag:a', 'later')]);
+        const later = await reader(log)({
+          topic,
+          from: { kind: 'offsets', offsets: offsetsOf(last) },
+          limit: 100,
+          maxWaitMs: timeoutMs,
+        });
+        expect(later.records.map(text)).toEqual(['later']);
+        // In steps of a small limit, from the start: every record once.
+        const stepped = await readAll(log, topic, 7, 2);
+        expect(stepped.records.map(text).sort()).toEqual([...records.map(text), 'later'].sort());
+      });
+
+      it('starts at the end, answering only records published later, and waits for one up to maxWaitMs', async () => {
+        const { log, topic: newTopic } = await open();
+        const topic = await newTopic();
+        const read = reader(log);
+        await log.publish([record(topic, 'urn:li:tag:a', 'before')]);
+        const atEnd = await read({ topic, from: { kind: 'end' }, limit: 10, maxWaitMs: 0 });
+        expect(atEnd.records).toEqual([]);
+        expect(atEnd.next.length).toBeGreaterThan(0);
+
+        const waiting = read({
+          topic,
+          from: { kind: 'offsets', offsets: offsetsOf(atEnd) },
+          limit: 10,
+          maxWaitMs: timeoutMs,
+        });
+        await log.publish([record(topic, 'urn:li:tag:a', 'after')]);
+        expect((await waiting).records.map(text)).toEqual(['after']);
+      });
+
+      it('clamps offsets to what the partitions hold', async () => {
+        const { log, topic: newTopic } = await open();
+        const topic = await newTopic();
+        const read = reader(log);
+        await log.publish([record(topic, 'urn:li:tag:a', 'one')]);
+        const atEnd = await read({ topic, from: { kind: 'end' }, limit: 10, maxWaitMs: 0 });
+        const beyond = new Map(atEnd.next.map((position) => [position.partition, '999999999']));
+        const clamped = await read({ topic, from: { kind: 'offsets', offsets: beyond }, limit: 10, maxWaitMs: 0 });
+        expect(clamped.records).toEqual([]);
+        expect(clamped.next).toEqual(atEnd.next);
+      });
+
+      (factory.readsByTime === false ? it.skip : it)(
+        'starts at the first record appended at or after a time',
+        async () => {
+          const { log, topic: newTopic } = await open();
+          const topic = await newTopic();
+          const read = reader(log);
+          await log.publish([record(topic, 'urn:li:tag:a', 'old')]);
+          const [old] = (await readAll(log, topic, 1)).records;
+          if (old === undefined) throw new Error('the record published is not read');
+          await eventually(() => {
+            expect(Date.now()).toBeGreaterThan(old.timestamp);
+          }, delivery);
+          await log.publish([record(topic, 'urn:li:tag:a', 'new')]);
+          const since = await read({
+            topic,
+            from: { kind: 'time', timestamp: old.timestamp + 1 },
+            limit: 10,
+            maxWaitMs: timeoutMs,
+          });
+          expect(since.records.map(text)).toEqual(['new']);
+        },
+      );
+
+      it('reads a topic it does not have as empty, with no partitions, without creating it', async () => {
+        const { log, missingTopic, group } = await open();
+        const topic = missingTopic();
+        expect(await reader(log)({ topic, from: { kind: 'end' }, limit: 5, maxWaitMs: 0 })).toEqual({
+          records: [],
+          next: [],
+        });
+        expect(await log.groupPositions?.(group(), [topic])).toEqual([]);
+      });
     });
 
     it('redelivers after a reopen a batch whose handler never succeeded', async () => {

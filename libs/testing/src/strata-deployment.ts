@@ -63,6 +63,7 @@ export function kafkaEnvironment(brokers: readonly string[] | undefined, namespa
     METADATA_CHANGE_PROPOSAL_OUTCOME_TOPIC_NAME: `MetadataChangeProposalOutcome_v1.${namespace}`,
     METADATA_INDEX_ACKNOWLEDGEMENT_TOPIC_NAME: `MetadataIndexAcknowledgement_v1.${namespace}`,
     DATAHUB_USAGE_EVENT_NAME: `DataHubUsageEvent_v1.${namespace}`,
+    PLATFORM_EVENT_TOPIC_NAME: `PlatformEvent_v1.${namespace}`,
     WRITER_GROUP_ID: `metadata-writer.${namespace}`,
     SEARCH_INDEXER_GROUP_ID: `search-indexer.${namespace}`,
     AUDIT_GROUP_ID: `audit.${namespace}`,
