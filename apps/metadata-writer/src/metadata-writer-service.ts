@@ -4,14 +4,18 @@ import type { MessageLog, Subscription } from '@strata/log';
 import type { AspectStore } from '@strata/store';
 import type { StrataService } from '@strata/runtime';
 import type { Scheduler } from '@strata/timing';
-import { OutboxRelay } from './consumers/outbox-relay';
+import { OutboxRelay, type OutboxRelayOptions } from './consumers/outbox-relay';
 import { ProposalProcessor } from './consumers/proposal-processor';
 import { readRoutes } from './http/read-routes';
+import { listingRoutes } from './http/listing-routes';
 import { restoreRoutes } from './http/restore-routes';
 import { runsRoutes } from './http/runs-routes';
 import { entityScanRoutes } from './http/entity-scan-routes';
 import { storeReadRoutes } from './http/store-read-routes';
+import { timelineRoutes } from './http/timeline-routes';
+import { writeTraceRoutes } from './http/write-trace-routes';
 import { EntityReader } from './reads/entity-reader';
+import { TimelineReader } from './reads/timeline-reader';
 
 export interface MetadataWriterServiceOptions {
   readonly log: MessageLog;
@@ -47,6 +51,7 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     onError: (error) => {
       options.logger.warn({ err: error }, 'publishing the outbox failed; retrying');
     },
+    ...publicationTraces(options),
   });
   const processor = new ProposalProcessor({
     store: options.store,
@@ -61,12 +66,16 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
     logger: options.logger,
   });
   let subscription: Subscription | undefined;
+  const reader = new EntityReader(options.store, options.registry);
   return {
     name: 'metadata-writer',
     routes: [
-      ...readRoutes(new EntityReader(options.store, options.registry)),
+      ...readRoutes(reader),
+      ...listingRoutes({ store: options.store, registry: options.registry, reader }),
       ...storeReadRoutes(options.store),
+      ...writeTraceRoutes(options.store),
       ...entityScanRoutes(options.store, options.registry),
+      ...timelineRoutes(new TimelineReader(options.store, options.registry, () => options.scheduler.now())),
       ...runsRoutes({ store: options.store, registry: options.registry }),
       ...restoreRoutes({
         store: options.store,
@@ -92,6 +101,29 @@ export function createMetadataWriterService(options: MetadataWriterServiceOption
       await subscription?.stop();
       subscription = undefined;
       await relay.stop();
+    },
+  };
+}
+
+/**
+ * How the relay records, on write traces, where the versioned change log ended once their change logs were published
+ * (see `OutboxRelayOptions.traces`): from the log's own positions, when it reports them.
+ */
+function publicationTraces(options: MetadataWriterServiceOptions): Pick<OutboxRelayOptions, 'traces'> {
+  const { log, topics, groupId, logger } = options;
+  const topic = topics.metadataChangeLogVersioned;
+  if (log.groupPositions === undefined) return {};
+  const positions = log.groupPositions.bind(log);
+  return {
+    traces: {
+      topic,
+      ends: async () => (await positions(groupId, [topic])).map(({ partition, end }) => ({ topic, partition, end })),
+      onError: (error) => {
+        logger.warn(
+          { err: error },
+          'recording the publication of traced change logs failed; their traces stay pending',
+        );
+      },
     },
   };
 }

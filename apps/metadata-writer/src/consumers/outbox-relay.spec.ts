@@ -7,7 +7,10 @@ import { SqliteAspectStore } from '@strata/store';
 import { FakeScheduler } from '@strata/timing/testing';
 import { eventually } from '@strata/testing';
 
-import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+import { RecordHeader } from '@strata/events';
+import type { LogEnd, NewWriteTrace } from '@strata/store';
+
+import { OutboxRelay, tracedProposalIds, type OutboxRelayOptions } from './outbox-relay';
 
 /**
  * A message log that records what it is asked to publish. It can refuse the next N publishes, and hold publishes at a
@@ -308,5 +311,89 @@ describe('OutboxRelay', () => {
     await Promise.all([flushing, stopping]);
     expect(log.publishedValues()).toEqual(['a']);
     expect(await pendingValues()).toEqual([]);
+  });
+
+  describe('write traces', () => {
+    const versioned = 'MetadataChangeLog_Versioned_v1';
+    const ends: LogEnd[] = [{ topic: versioned, partition: 0, end: '42' }];
+    const changeLog = (changeId: string, more: Record<string, string> = {}) => ({
+      topic: versioned,
+      key: 'urn:li:corpuser:u',
+      value: Buffer.from(changeId),
+      headers: { [RecordHeader.traceId]: 't', [RecordHeader.changeId]: changeId, ...more },
+    });
+    const trace = (proposalId: string): NewWriteTrace => ({
+      traceId: 't',
+      urn: `urn:li:corpuser:${proposalId}`,
+      aspect: 'status',
+      proposalId,
+      status: 'APPLIED',
+      version: 1,
+      createdOn: 1,
+      errorCode: null,
+      error: null,
+      changeLogged: true,
+      recordedAt: 1,
+    });
+    const publishedBefore = async (proposalId: string) =>
+      (await store.findWriteTraces('t', [{ urn: `urn:li:corpuser:${proposalId}`, aspect: 'status' }]))[0]
+        ?.publishedBefore;
+
+    it('names the proposals of traced versioned change logs (a batch’s proposal ids hold a slash), and no others', () => {
+      expect(
+        tracedProposalIds(
+          [
+            changeLog('request-1/0'),
+            changeLog('request-1/1'),
+            changeLog('request-2/3/0'),
+            changeLog('restated/0', { [RecordHeader.changeType]: 'RESTATE' }),
+            { ...changeLog('other-topic/0'), topic: 'MetadataChangeLog_Timeseries_v1' },
+            { ...changeLog('untraced/0'), headers: { [RecordHeader.changeId]: 'untraced/0' } },
+          ],
+          versioned,
+        ),
+      ).toEqual(['request-1', 'request-2/3']);
+    });
+
+    it('given published change logs of traced proposals, records where the log ended on their traces before marking them', async () => {
+      const relay = relayOf({
+        traces: { topic: versioned, ends: () => Promise.resolve(ends), onError: (e) => errors.push(e) },
+      });
+      await store.commit({
+        mutations: [],
+        outbox: [changeLog('p/0'), changeLog('p/1')],
+        appliedProposalIds: [],
+        writeTraces: [trace('p'), trace('q')],
+      });
+
+      expect(await relay.flush()).toBe(true);
+      expect(await publishedBefore('p')).toEqual(ends);
+      expect(await publishedBefore('q')).toBeNull();
+      expect(await pendingValues()).toEqual([]);
+    });
+
+    it('given the log’s ends cannot be read, when flushed, then the records are still marked published and the failure reported', async () => {
+      const traceErrors: unknown[] = [];
+      const relay = relayOf({
+        traces: {
+          topic: versioned,
+          ends: () => Promise.reject(new Error('positions unavailable')),
+          onError: (error) => traceErrors.push(error),
+        },
+      });
+      await store.commit({
+        mutations: [],
+        outbox: [changeLog('p/0')],
+        appliedProposalIds: [],
+        writeTraces: [trace('p')],
+      });
+
+      expect(await relay.flush()).toBe(true);
+      expect(log.publishedValues()).toEqual(['p/0']);
+      expect(await pendingValues()).toEqual([]);
+      expect(await publishedBefore('p')).toBeNull();
+      expect(traceErrors).toEqual([new Error('positions unavailable')]);
+      expect(errors).toEqual([]);
+    });
   });
 });

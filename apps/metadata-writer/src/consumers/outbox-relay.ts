@@ -1,5 +1,6 @@
+import { RecordHeader } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { AspectStore } from '@strata/store';
+import type { AspectStore, LogEnd, OutboxRecord } from '@strata/store';
 import { backoffDelay, systemScheduler, type Backoff, type Scheduler } from '@strata/timing';
 
 export interface OutboxRelayOptions {
@@ -13,6 +14,18 @@ export interface OutboxRelayOptions {
   readonly scheduler?: Scheduler;
   /** Told of every failed publish (the relay keeps retrying). */
   readonly onError: (error: unknown) => void;
+  /**
+   * Write traces' publications: after publishing change logs of `topic` (the versioned change log) that proposals with
+   * a trace id produced, the relay measures where the log ends (`ends`, every partition of the topic) and records it
+   * on those proposals' traces (`AspectStore.recordPublication`) before marking them published: an upper bound on
+   * their positions, which an indexer's position must pass for the trace to say they are indexed. `onError` is told
+   * when that fails. Absent: not recorded.
+   */
+  readonly traces?: {
+    readonly topic: string;
+    ends(): Promise<readonly LogEnd[]>;
+    onError(error: unknown): void;
+  };
 }
 
 /**
@@ -92,8 +105,32 @@ export class OutboxRelay {
       const pending = await this.options.store.pendingOutbox(this.batchSize);
       if (pending.length === 0) return;
       await this.options.log.publish(pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })));
-      await this.options.store.markPublished(pending.map((record) => record.id));
+      const publication = await this.publicationOf(pending);
+      await this.options.store.markPublished(
+        pending.map((record) => record.id),
+        ...(publication === undefined ? [] : [publication]),
+      );
       if (pending.length < this.batchSize) return;
+    }
+  }
+
+  /**
+   * The publication to record on the traces of the records' proposals, with the outbox marked: where the log ends now.
+   * Failing to measure it does not fail the drain (the records are on the log; publishing them again would not help):
+   * it is reported, and those traces never say their change logs are indexed.
+   */
+  private async publicationOf(
+    records: readonly OutboxRecord[],
+  ): Promise<{ proposalIds: string[]; ends: readonly LogEnd[] } | undefined> {
+    const traces = this.options.traces;
+    if (traces === undefined) return undefined;
+    const proposalIds = tracedProposalIds(records, traces.topic);
+    if (proposalIds.length === 0) return undefined;
+    try {
+      return { proposalIds, ends: await traces.ends() };
+    } catch (error) {
+      traces.onError(error);
+      return undefined;
     }
   }
 
@@ -106,4 +143,20 @@ export class OutboxRelay {
       return this.flush();
     });
   }
+}
+
+/**
+ * The proposals whose traced change logs on `topic` these records are: their change id is `<proposal id>/<index>`.
+ * Restatements (a restore replaying the store) belong to no proposal.
+ */
+export function tracedProposalIds(records: readonly OutboxRecord[], topic: string): string[] {
+  const ids = new Set<string>();
+  for (const { topic: recordTopic, headers } of records) {
+    const changeId = headers[RecordHeader.changeId];
+    if (recordTopic !== topic || headers[RecordHeader.traceId] === undefined || changeId === undefined) continue;
+    if (headers[RecordHeader.changeType] === 'RESTATE') continue;
+    const separator = changeId.lastIndexOf('/');
+    if (separator > 0) ids.add(changeId.slice(0, separator));
+  }
+  return [...ids];
 }

@@ -110,8 +110,13 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     findApplied: (ids) => store.findApplied(ids),
     commit,
     pendingOutbox: (limit) => store.pendingOutbox(limit),
-    markPublished: (ids) => store.markPublished(ids),
+    markPublished: (ids, publication) => store.markPublished(ids, publication),
+    findWriteTraces: (traceId, keys) => store.findWriteTraces(traceId, keys),
+    recordPublication: (proposalIds, ends) => store.recordPublication(proposalIds, ends),
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
+    listRuns: (request) => store.listRuns(request),
+    listUrns: (request) => store.listUrns(request),
+    countLatest: (request) => store.countLatest(request),
     getMarks: (names) => store.getMarks(names),
     listLatest: (aspect, options) => store.listLatest(aspect, options),
     listsAspect: (aspect) => store.listsAspect(aspect),
@@ -551,6 +556,127 @@ describe('ProposalProcessor', () => {
       ]);
       expect(await store.getVersion(urn, 'status', 0)).toMatchObject({ version: 2, value: { removed: true } });
       expect(await store.getVersion(urn, 'status', 1)).toMatchObject({ value: { removed: false } });
+    });
+  });
+
+  describe('write traces (for the trace API)', () => {
+    const traceOf = (requestId: string, aspect = 'status') =>
+      store.findWriteTraces(`trace-of-${requestId}`, [{ urn, aspect }]);
+
+    it('records what each proposal with a trace id did to its aspect, in the commit of its effects', async () => {
+      await processor().handleBatch([
+        recordOf(proposalOf(urn, 'status', { removed: false }), requestHeaders('request-1')),
+        recordOf(proposalOf(urn, 'status', { removed: false }), requestHeaders('request-2')),
+        recordOf(proposalOf(urn, 'status', { removed: true }, { changeType: 'CREATE' }), requestHeaders('request-3')),
+      ]);
+
+      expect(await traceOf('request-1')).toEqual([
+        {
+          traceId: 'trace-of-request-1',
+          urn,
+          aspect: 'status',
+          proposalId: 'request-1',
+          status: 'APPLIED',
+          version: 1,
+          createdOn: now,
+          errorCode: null,
+          error: null,
+          changeLogged: true,
+          recordedAt: now,
+          // Not yet: the relay under test records no publication (its log reports no positions).
+          publishedBefore: null,
+        },
+      ]);
+      expect(await traceOf('request-2')).toEqual([
+        expect.objectContaining({ status: 'UNCHANGED', version: 1, createdOn: null, changeLogged: false }),
+      ]);
+      expect(await traceOf('request-3')).toEqual([
+        expect.objectContaining({
+          status: 'REJECTED',
+          version: null,
+          errorCode: 'validation',
+          error: expect.stringContaining('already exists') as unknown,
+          changeLogged: false,
+        }),
+      ]);
+      // Only the proposal's own aspect is traced, not the key and default aspects its decision wrote with it.
+      expect(await traceOf('request-1', 'datasetKey')).toEqual([]);
+    });
+
+    it('records nothing for a proposal without a trace id (a direct producer’s)', async () => {
+      const direct = recordOf(proposalOf(urn, 'status', { removed: false }));
+      await processor().handleBatch([direct]);
+      expect(await store.getVersion(urn, 'status', 0)).toMatchObject({ version: 1 });
+      expect(await store.findWriteTraces('', [{ urn, aspect: 'status' }])).toEqual([]);
+    });
+  });
+
+  describe('a proposal the gateway refused (strata-refusal)', () => {
+    const traceOf = (requestId: string) => store.findWriteTraces(`trace-of-${requestId}`, [{ urn, aspect: 'status' }]);
+    const refusal = (reason: string, code = 'validation') => ({
+      [RecordHeader.refusal]: reason,
+      [RecordHeader.refusalCode]: code,
+    });
+
+    it('is refused with the gateway’s reason, even when the writer would accept it, and reported as any refusal', async () => {
+      // Valid here (a registry the gateway lacked, say): the gateway's verdict stands, so nothing unauthorized is written.
+      const valid = proposalOf(urn, 'status', { removed: true });
+      const headers = requestHeaders('request-bad', refusal('Unknown aspect status for entity dataset'));
+      await processor().handleBatch([
+        recordOf(valid, headers, { encoding: 'json' }),
+        recordOf(proposalOf(datasetUrn('db.good'), 'status', { removed: false }), requestHeaders('request-good')),
+      ]);
+
+      expect(await store.getEntity(urn)).toEqual([]);
+      const failed = log
+        .on(topics.failedMetadataChangeProposal)
+        .map((record) => serde.failedProposal.decode(record.value));
+      expect(failed).toEqual([
+        expect.objectContaining({
+          error: 'Unknown aspect status for entity dataset',
+          metadataChangeProposal: expect.objectContaining({ entityUrn: urn, aspectName: 'status' }) as unknown,
+        }),
+      ]);
+      expect(
+        log.outcomes().map(({ requestId, status, errorCode, error }) => ({ requestId, status, errorCode, error })),
+      ).toEqual([
+        {
+          requestId: 'request-bad',
+          status: 'REJECTED',
+          errorCode: 'validation',
+          error: 'Unknown aspect status for entity dataset',
+        },
+        { requestId: 'request-good', status: 'APPLIED', errorCode: null, error: null },
+      ]);
+      expect(logger.refusals()).toEqual([
+        expect.objectContaining({ requestId: 'request-bad', reason: 'Unknown aspect status for entity dataset' }),
+      ]);
+      expect(await traceOf('request-bad')).toEqual([
+        expect.objectContaining({
+          status: 'REJECTED',
+          errorCode: 'validation',
+          error: 'Unknown aspect status for entity dataset',
+        }),
+      ]);
+    });
+
+    it('that does not decode travels as its bytes in the failed-proposal record, with the gateway’s reason', async () => {
+      const record: LogRecord = {
+        ...recordOf(
+          proposalOf(urn, 'status', { removed: true }),
+          requestHeaders('request-bad', refusal('Bad', 'bad-request')),
+        ),
+        value: Buffer.from('{"entityType": 42}'),
+      };
+      await processor().handleBatch([record]);
+
+      const [failure] = log
+        .on(topics.failedMetadataChangeProposal)
+        .map((published) => serde.failedProposal.decode(published.value));
+      expect(failure?.error).toBe('Bad');
+      expect(failure?.metadataChangeProposal).toMatchObject({ entityType: 'unknown', entityUrn: urn });
+      expect(log.outcomes()).toEqual([expect.objectContaining({ status: 'REJECTED', errorCode: 'bad-request' })]);
+      expect(await store.getEntity(urn)).toEqual([]);
     });
   });
 

@@ -12,6 +12,13 @@
  * - Records that cannot be decoded or fail validation are answered with a REJECTED outcome (when they carry a request
  *   id) and a `FailedMetadataChangeProposal_v1` record with the reason, and are committed past: one bad record never
  *   stops the stream. Every refusal (those, and proposals the decision rejects) is logged once its commit is durable.
+ *   A record the gateway marked refused (`strata-refusal`: an asynchronous ingest puts invalid proposals on the log
+ *   too) is refused with the gateway's reason, whatever the writer's own validation would say.
+ * - What each proposal carrying a trace id did to its (urn, aspect) — applied (which version), unchanged, refused (why)
+ *   — is recorded as a write trace in the same commit, for DataHub's trace API.
+ * - A write to a dataset's `schemaMetadata`, `status` or key carries its effects on the dataset's `schemaField`
+ *   entities in the same commit, their change logs before its own (`withSchemaFieldEffects`). A batch commits what it
+ *   decided once it holds {@link COMMIT_AFTER_MUTATIONS} mutations; one proposal's effects are never split.
  * - A concurrent writer changing an aspect under us (`ConflictError`) makes the batch re-read and decide again; other
  *   errors (store unavailable) reject the batch, which the log redelivers after a backoff.
  *
@@ -36,12 +43,14 @@ import {
   type TopicNames,
 } from '@strata/events';
 import type { LogRecord } from '@strata/log';
-import type { AspectKey, AspectMutation, AspectStore, OutboxRecord, StoredAspect } from '@strata/store';
+import type { AspectKey, AspectMutation, AspectStore, NewWriteTrace, OutboxRecord, StoredAspect } from '@strata/store';
 import { TimeSlice } from '@strata/timing';
-import { decide, type ProposalOutcome } from '../domain/decide';
+import { decide, type Decision, type ProposalOutcome } from '../domain/decide';
 import { changeLogRecordOf } from './change-log-records';
 import { defaultAspectNames } from '../domain/default-aspects';
 import type { OutboxRelay } from './outbox-relay';
+import { gatewayRefusalOf, writeTraceOf } from './write-trace-records';
+import { withSchemaFieldEffects, type KnownAspects } from './schema-field-effects';
 
 /** The part of a logger the processor needs (pino's signature). */
 export interface ProposalProcessorLogger {
@@ -74,6 +83,12 @@ export interface ProposalProcessorOptions {
    */
   readonly logger: ProposalProcessorLogger;
 }
+
+/**
+ * A batch whose decisions hold this many mutations commits them before deciding more. One proposal's effects are never
+ * split (a schema of 10,000 fields writes some 30,000 rows with it, in one commit); a batch of many such proposals is.
+ */
+const COMMIT_AFTER_MUTATIONS = 20_000;
 
 /** A proposal refused by the batch being decided: logged once the batch's commit is durable. */
 interface Refusal {
@@ -145,6 +160,16 @@ export class ProposalProcessor {
       actor: record.headers[RecordHeader.actor] ?? this.options.systemActor,
     };
     let decoded: MetadataChangeProposal | undefined;
+    const refusedByGateway = gatewayRefusalOf(record);
+    if (refusedByGateway !== undefined) {
+      // Not validated again: the gateway's verdict stands (the record decodes, or the failure record says what it held).
+      try {
+        decoded = this.options.serde.proposal.decodeAny(record.value);
+      } catch {
+        decoded = undefined;
+      }
+      return { ...base, decoded, failure: refusedByGateway };
+    }
     try {
       decoded = this.options.serde.proposal.decodeAny(record.value);
       await slice.pause();
@@ -177,21 +202,29 @@ export class ProposalProcessor {
     let outbox: OutboxRecord[] = [];
     let decided: Candidate[] = [];
     let refused: Refusal[] = [];
+    let traces: NewWriteTrace[] = [];
+    const trace = (candidate: Candidate, outcome: ProposalOutcome, decision: Effects = NO_EFFECTS): void => {
+      const urn = candidate.proposal?.urn.toString() ?? candidate.decoded?.entityUrn ?? candidate.record.key;
+      const aspect = candidate.proposal?.aspect.name ?? candidate.decoded?.aspectName ?? undefined;
+      const written = writeTraceOf({ ...candidate, urn, aspect }, outcome, decision, this.options.now());
+      if (written !== undefined) traces.push(written);
+    };
     const commit = async (): Promise<void> => {
       await this.options.store.commit({
         mutations,
         outbox,
         appliedProposalIds: decided.map((candidate) => candidate.proposalId),
+        writeTraces: traces,
       });
       // Logged only now: a batch decided again after losing a race would otherwise log its refusals twice.
       for (const refusal of refused) this.logRefusal(refusal);
-      [mutations, outbox, decided, refused] = [[], [], [], []];
+      [mutations, outbox, decided, refused, traces] = [[], [], [], [], []];
     };
     for (const candidate of pending) {
       // A delete reports how many timeseries values it removes: what the batch decided before it is committed first,
       // so that the store's count is exact.
       const counting = deletesTimeseries(candidate.proposal);
-      if (counting && decided.length > 0) await commit();
+      if ((counting || mutations.length >= COMMIT_AFTER_MUTATIONS) && decided.length > 0) await commit();
       decided.push(candidate);
       const headers = recordHeaders(candidate.record);
       if (candidate.failure) {
@@ -199,11 +232,12 @@ export class ProposalProcessor {
         const outcome = { status: 'REJECTED', errorCode: code, error: message } as const;
         outbox.push(...this.rejection(candidate, outcome, headers));
         refused.push({ candidate, outcome });
+        trace(candidate, outcome);
         continue;
       }
       const urn = candidate.proposal.urn.toString();
       const counts = counting ? { timeseriesRows: await this.timeseriesToDelete(candidate.proposal) } : undefined;
-      const decision = decide(
+      let decision = decide(
         candidate.proposal,
         (aspect) => state.get(urn, aspect),
         { now: this.options.now(), actor: candidate.actor },
@@ -212,20 +246,29 @@ export class ProposalProcessor {
       if (decision.outcome.status === 'REJECTED') {
         outbox.push(...this.rejection(candidate, decision.outcome, headers));
         refused.push({ candidate, outcome: decision.outcome });
+        trace(candidate, decision.outcome);
         continue;
       }
+      const { store, registry } = this.options;
+      decision = await withSchemaFieldEffects(decision, { store, registry, known: state, slice });
       state.apply(decision.mutations);
       mutations.push(...decision.mutations, ...this.marks(decision.mutations, candidate.proposalId));
-      const changeLogs = decision.changeLogs.map((draft, index) =>
-        changeLogRecordOf(this.options, draft, {
-          ...headers,
-          [RecordHeader.changeId]: `${candidate.proposalId}/${index}`,
-        }),
-      );
+      const changeLogs: OutboxRecord[] = [];
+      for (const [index, draft] of decision.changeLogs.entries()) {
+        changeLogs.push(
+          changeLogRecordOf(this.options, draft, {
+            ...headers,
+            [RecordHeader.changeId]: `${candidate.proposalId}/${index}`,
+          }),
+        );
+        // A schema's fields bring thousands of change logs with one proposal.
+        await slice.pause();
+      }
       // A proposal waiting for indexing marks the last change log on each topic: the read models consuming that topic
       // acknowledge it, and the change logs of one entity before it (same partition, in order) with it.
       if (candidate.record.headers[RecordHeader.awaitIndexing] === 'true') markLastPerTopic(changeLogs);
       outbox.push(...changeLogs);
+      trace(candidate, decision.outcome, decision);
       if (candidate.requestId) {
         outbox.push(
           this.outcomeRecord(candidate, decision.outcome, headers, {
@@ -326,35 +369,54 @@ export class ProposalProcessor {
   }
 }
 
+/** What a decision changes, as its write trace reads it; a refused proposal changes nothing. */
+type Effects = Pick<Decision, 'mutations' | 'changeLogs'>;
+const NO_EFFECTS: Effects = { mutations: [], changeLogs: [] };
+
 /** The latest values a batch reads, updated in memory as its decisions are made so later proposals see earlier ones. */
-class BatchState {
+class BatchState implements KnownAspects {
   private readonly latest = new Map<string, StoredAspect | undefined>();
+  /** The aspects known of each entity: deleting one touches its own keys, not every key of the batch. */
+  private readonly aspectsOf = new Map<string, Set<string>>();
+  /** Entities a decision of the batch deleted: each of their aspects is known (absent) until written again. */
+  private readonly emptied = new Set<string>();
 
   constructor(loaded: readonly StoredAspect[]) {
-    for (const row of loaded) this.latest.set(keyOf(row.urn, row.aspect), row);
+    for (const row of loaded) this.set(row.urn, row.aspect, row);
   }
 
-  /** Only keys loaded by {@link stateKeys} are ever asked for; anything not found is absent. */
+  /** Keys loaded by {@link stateKeys} or {@link load}; anything not found is absent. */
   get(urn: string, aspect: string): StoredAspect | undefined {
     return this.latest.get(keyOf(urn, aspect));
+  }
+
+  knows(urn: string, aspect: string): boolean {
+    return this.emptied.has(urn) || this.latest.has(keyOf(urn, aspect));
+  }
+
+  load(keys: readonly AspectKey[], rows: readonly StoredAspect[]): void {
+    const found = new Map(rows.map((row) => [keyOf(row.urn, row.aspect), row]));
+    for (const { urn, aspect } of keys) {
+      if (!this.knows(urn, aspect)) this.set(urn, aspect, found.get(keyOf(urn, aspect)));
+    }
+  }
+
+  entities(prefix: string): string[] {
+    return [...this.aspectsOf.keys()].filter((urn) => urn.startsWith(prefix));
   }
 
   apply(mutations: readonly AspectMutation[]): void {
     for (const mutation of mutations) {
       switch (mutation.kind) {
         case 'put':
-          this.latest.set(keyOf(mutation.urn, mutation.aspect), {
-            urn: mutation.urn,
-            aspect: mutation.aspect,
-            ...mutation.row,
-          });
+          this.set(mutation.urn, mutation.aspect, { urn: mutation.urn, aspect: mutation.aspect, ...mutation.row });
           break;
         case 'deleteAspect':
-          this.latest.set(keyOf(mutation.urn, mutation.aspect), undefined);
+          this.set(mutation.urn, mutation.aspect, undefined);
           break;
         case 'deleteEntity':
-          for (const key of this.latest.keys())
-            if (key.startsWith(`${mutation.urn}\u0000`)) this.latest.set(key, undefined);
+          for (const aspect of this.aspectsOf.get(mutation.urn) ?? []) this.set(mutation.urn, aspect, undefined);
+          this.emptied.add(mutation.urn);
           break;
         case 'putTimeseries':
         case 'deleteTimeseries':
@@ -362,6 +424,13 @@ class BatchState {
           break;
       }
     }
+  }
+
+  private set(urn: string, aspect: string, row: StoredAspect | undefined): void {
+    this.latest.set(keyOf(urn, aspect), row);
+    let aspects = this.aspectsOf.get(urn);
+    if (aspects === undefined) this.aspectsOf.set(urn, (aspects = new Set()));
+    aspects.add(aspect);
   }
 }
 

@@ -89,6 +89,33 @@ describe('planRollback', () => {
     });
   });
 
+  it('given a run that created a dataset and, as side effects, its fields, when planned, then only the dataset is reverted: its fields follow it', () => {
+    const field = `urn:li:schemaField:(${urn},field_0)`;
+    const fieldRow = (aspect: string) => ({
+      entityType: 'schemaField',
+      latest: row(field, aspect, 1, 'run-b'),
+      isKey: aspect === 'schemaFieldKey',
+      survivor: undefined,
+    });
+    const schema = candidate(row(urn, 'schemaMetadata', 1, 'run-b'));
+    const documented = fieldRow('documentation');
+    const run = [
+      key,
+      schema,
+      fieldRow('schemaFieldKey'),
+      fieldRow('status'),
+      fieldRow('schemaFieldAliases'),
+      documented,
+    ];
+    for (const hard of [false, true]) {
+      const plan = planRollback('run-b', run, { hard, dryRun: false, createdEntities: new Map([[urn, [key.latest]]]) });
+      expect(plan.proposals.filter((proposal) => proposal.entityUrn === field)).toEqual([
+        { entityType: 'schemaField', entityUrn: field, changeType: 'DELETE', aspectName: 'documentation' },
+      ]);
+      expect(plan.response).toMatchObject({ entitiesAffected: 2, aspectsReverted: 3, entitiesDeleted: 1 });
+    }
+  });
+
   it('given nothing the run wrote, when planned, then nothing to do', () => {
     expect(planRollback('run-z', [], { hard: false, dryRun: false, createdEntities: new Map() })).toEqual({
       proposals: [],

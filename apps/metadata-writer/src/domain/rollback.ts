@@ -1,5 +1,6 @@
 import type { JsonObject } from '@strata/model';
 import type { CurrentAspect } from './decide';
+import { isSchemaFieldSideEffectRow } from './schema-field-side-effects';
 
 /** Domain code takes the store's shapes from `decide`'s own signature (it may not import the store library). */
 type StoredAspect = NonNullable<ReturnType<CurrentAspect>>;
@@ -63,16 +64,23 @@ const SUMMARY_ROWS = 100;
  * the run's) is deleted for good when `hard`; otherwise (the default, DataHub's "safe" rollback) it is hidden with
  * `status.removed = true` and keeps what other runs wrote ("unsafe" entities, which the answer lists). Pure: the
  * caller reads the candidates, and the latest values of the entities the run created (`createdEntities`).
+ *
+ * The rows the writer keeps for a dataset's fields (their `schemaField` key, `status` and aliases, stamped with the run
+ * id of the dataset write that caused them) are left out: they follow the dataset's own reverts, whose side effects
+ * restore, hide or delete the fields with it (its schema or the dataset deleted: its fields go too).
  */
 export function planRollback(
   runId: string,
-  candidates: readonly RollbackCandidate[],
+  allCandidates: readonly RollbackCandidate[],
   options: {
     readonly hard: boolean;
     readonly dryRun: boolean;
     readonly createdEntities: ReadonlyMap<string, readonly StoredAspect[]>;
   },
 ): RollbackPlan {
+  const candidates = allCandidates.filter(
+    (candidate) => !isSchemaFieldSideEffectRow(candidate.latest.urn, candidate.latest.aspect),
+  );
   const created = new Set(candidates.filter((candidate) => candidate.isKey).map((candidate) => candidate.latest.urn));
   const proposals: RollbackProposal[] = [];
   for (const candidate of candidates) {

@@ -127,7 +127,7 @@ function envelopedAspect(aspect: ReadAspect): Record<string, unknown> {
  * The glossary term snapshot also carries each aspect as a direct member named after it (`glossaryTermInfo`,
  * `ownership`), the shape DataHub's documentation shows for it.
  */
-function snapshotBody({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {
+export function snapshotBody({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {
   const snapshot: Record<string, unknown> = {
     urn: urn.toString(),
     aspects: aspects.map((aspect) => ({ [aspect.spec.recordName]: aspect.value })),

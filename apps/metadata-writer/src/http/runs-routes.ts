@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, type Route } from '@strata/http';
+import { defineRoute, type Route, type RouteAccess } from '@strata/http';
 import { BadRequestError, type EntityRegistry } from '@strata/model';
 import type { AspectStore, StoredAspect } from '@strata/store';
 import { planRollback, UNNAMED_RUN_ID, type RollbackCandidate } from '../domain/rollback';
@@ -8,6 +8,21 @@ export interface RunsRouteOptions {
   readonly store: AspectStore;
   readonly registry: EntityRegistry;
 }
+
+/**
+ * Reading what ingestion runs wrote: DataHub's ENTITY READ on ingestion sources (what a run belongs to), as rolling a
+ * run back asks for ENTITY UPDATE and DELETE on them; with authentication on.
+ */
+const RUNS_READ_ACCESS: RouteAccess = {
+  kind: 'resource',
+  group: 'ENTITY',
+  operations: ['READ'],
+  resource: { in: 'type', type: 'dataHubIngestionSource' },
+  message: 'User is unauthorized to read ingestion runs.',
+};
+
+/** Most rows one `describe` page holds. */
+const MAX_DESCRIBE_ROWS = 10_000;
 
 /** Most values one rollback reverts (DataHub works through a run 5,000 rows at a time; this takes it whole). */
 const MAX_ROLLBACK_ROWS = 100_000;
@@ -19,6 +34,89 @@ const MAX_ROLLBACK_ROWS = 100_000;
  */
 export function runsRoutes(options: RunsRouteOptions): Route[] {
   return [
+    defineRoute({
+      method: 'POST',
+      resource: '/runs',
+      action: 'list',
+      family: 'restli',
+      access: RUNS_READ_ACCESS,
+      summary: 'The ingestion runs that last wrote some aspect, newest first: DataHub’s `IngestionRunSummary` list.',
+      example: { body: { pageOffset: 0, pageSize: 10, includeSoft: false } },
+      description:
+        'Per run: `runId`, `rows` (the latest aspect values it wrote last) and `timestamp` (the newest ' +
+        '`lastObserved` among them). Values of soft-deleted entities count only with `includeSoft`; the unnamed ' +
+        'run (`no-run-id-provided`) is not listed. Defaults: `pageOffset` 0, `pageSize` 100.',
+      body: z.object({
+        pageOffset: z.number().int('pageOffset must be an integer').min(0, 'pageOffset must be ≥ 0').nullish(),
+        pageSize: z
+          .number()
+          .int('pageSize must be an integer')
+          .min(0, 'pageSize must be ≥ 0')
+          .max(MAX_DESCRIBE_ROWS, `pageSize must be ≤ ${MAX_DESCRIBE_ROWS}`)
+          .nullish(),
+        includeSoft: z.boolean().nullish(),
+      }),
+      handle: async ({ body }) => ({
+        body: {
+          value: await options.store.listRuns({
+            start: body.pageOffset ?? 0,
+            count: body.pageSize ?? 100,
+            includeSoft: body.includeSoft ?? false,
+          }),
+        },
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/runs',
+      action: 'describe',
+      family: 'restli',
+      access: RUNS_READ_ACCESS,
+      summary: 'The aspect values an ingestion run wrote last, by URN then aspect: DataHub’s `AspectRowSummary` list.',
+      example: { body: { runId: 'my-run', start: 0, count: 10, includeAspect: true } },
+      description:
+        'Each row: `runId`, `urn`, `aspectName`, `version`, `timestamp` (its `lastObserved`), `keyAspect`, and with ' +
+        '`includeAspect` the value as `aspect`. Values of soft-deleted entities only with `includeSoft`.',
+      body: z.object({
+        runId: z.string({ error: 'runId must be a string' }).min(1, 'runId must not be empty'),
+        start: z.number().int('start must be an integer').min(0, 'start must be ≥ 0').default(0),
+        count: z
+          .number()
+          .int('count must be an integer')
+          .min(0, 'count must be ≥ 0')
+          .max(MAX_DESCRIBE_ROWS, `count must be ≤ ${MAX_DESCRIBE_ROWS}`)
+          .default(100),
+        includeSoft: z.boolean().nullish(),
+        includeAspect: z.boolean().nullish(),
+      }),
+      handle: async ({ body }) => {
+        const rows = await options.store.findLatestByRunId(body.runId, MAX_ROLLBACK_ROWS);
+        const removed = new Set<string>();
+        if (body.includeSoft !== true) {
+          const urns = [...new Set(rows.map((row) => row.urn))];
+          const statuses = await options.store.getLatest(urns.map((urn) => ({ urn, aspect: 'status' })));
+          for (const status of statuses) if (status.value['removed'] === true) removed.add(status.urn);
+        }
+        const page = rows.filter((row) => !removed.has(row.urn)).slice(body.start, body.start + body.count);
+        return {
+          body: {
+            value: page.map((row) => {
+              const entityType = /^urn:li:([^:]+):/.exec(row.urn)?.[1] ?? '';
+              const lastObserved = row.systemMetadata['lastObserved'];
+              return {
+                runId: body.runId,
+                urn: row.urn,
+                aspectName: row.aspect,
+                version: row.version,
+                timestamp: typeof lastObserved === 'number' ? lastObserved : row.createdOn,
+                keyAspect: options.registry.entity(entityType)?.keyAspect.name === row.aspect,
+                ...(body.includeAspect === true ? { aspect: row.value } : {}),
+              };
+            }),
+          },
+        };
+      },
+    }),
     defineRoute({
       method: 'POST',
       resource: '/internal/runs/rollback-plan',
