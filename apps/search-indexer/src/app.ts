@@ -9,7 +9,7 @@ import { createSearchIndexerService, SEARCH_INDEXER } from './search-indexer-ser
 /** The settings {@link composeSearchIndexer} reads: the search indexer's own, wherever it runs. */
 export type SearchIndexerSettings = Pick<
   SearchIndexerConfig,
-  'SEARCH_INDEXER_GROUP_ID' | 'SEARCH_INDEXER_MAX_BATCH_SIZE'
+  'SEARCH_INDEXER_GROUP_ID' | 'SEARCH_INDEXER_MAX_BATCH_SIZE' | 'REST_RESPONSE_SHAPES'
 >;
 
 /**
@@ -34,6 +34,7 @@ export async function composeSearchIndexer(
     logger: context.logger.child({ component: SEARCH_INDEXER }),
     groupId: settings.SEARCH_INDEXER_GROUP_ID,
     maxBatchSize: settings.SEARCH_INDEXER_MAX_BATCH_SIZE,
+    defaultShape: settings.REST_RESPONSE_SHAPES,
   });
 }
 

@@ -27,6 +27,12 @@ export const searchIndexerConfig = {
     .string()
     .default('generic-mae-consumer-job-client')
     .describe("Consumer group of the search indexers (DataHub's mae-consumer group)."),
+  REST_RESPONSE_SHAPES: z
+    .enum(['interface', 'current'])
+    .default('interface')
+    .describe(
+      "The shape of search, browse and relationships answers for callers that neither ask for one (`X-Strata-Response-Shape`) nor are DataHub's own clients (which always get `current`): `interface`, the interface document's (a search's `entities` a list of URNs, `metadata.searchResultMetadatas`), or `current`, what DataHub's metadata service answers today (`entities` of `{entity, matchedFields}`, `metadata.aggregations`; browse `groups` at the top).",
+    ),
   SEARCH_INDEXER_MAX_BATCH_SIZE: env
     .integer(1, 10_000)
     .default(250)

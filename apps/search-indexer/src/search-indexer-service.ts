@@ -8,6 +8,11 @@ import type { StrataService } from '@strata/runtime';
 import { graphEdgeHook } from './consumers/graph-edge-hook';
 import { searchDocumentHook } from './consumers/search-document-hook';
 import { searchRoutes } from './http/search-routes';
+import { listingRoutes } from './http/listing-routes';
+import { lineageRoutes } from './http/lineage-routes';
+import { relationshipScrollRoutes } from './http/relationship-scroll-routes';
+import { LineageService } from './lineage/lineage-service';
+import type { ResponseShape } from './http/response-shapes';
 
 /** The service's name: its progress, metrics, log client, lock and files are named after it. */
 export const SEARCH_INDEXER = 'search-indexer';
@@ -25,6 +30,8 @@ export interface SearchIndexerServiceOptions {
   readonly groupId: string;
   /** Largest batch of change logs applied in one index write. */
   readonly maxBatchSize: number;
+  /** The shape of search, browse and relationships answers when the caller does not choose (`REST_RESPONSE_SHAPES`). */
+  readonly defaultShape: ResponseShape;
 }
 
 /**
@@ -47,7 +54,12 @@ export function createSearchIndexerService(options: SearchIndexerServiceOptions)
   });
   return {
     name: SEARCH_INDEXER,
-    routes: searchRoutes(options.search, options.graph, processor),
+    routes: [
+      ...searchRoutes(options.search, options.graph, processor, { defaultShape: options.defaultShape }),
+      ...listingRoutes(options.search, { defaultShape: options.defaultShape }),
+      ...lineageRoutes(new LineageService(options)),
+      ...relationshipScrollRoutes(options.graph),
+    ],
     readModels: processor.readModels,
     metrics: [processor.metrics],
     start: () => processor.start(),

@@ -74,6 +74,78 @@ describe('edgesOf', () => {
   });
 });
 
+describe('edgesOf, with the stamps an annotation points to', () => {
+  const upstream = (name: string, extra: Record<string, unknown>) => ({
+    dataset: `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`,
+    type: 'TRANSFORMED',
+    ...extra,
+  });
+  const stamp = { createdAt: 5, createdBy: 'urn:li:corpuser:jdoe' };
+
+  it('takes each upstream’s own created and audit stamps, item by item, and marks lineage drawn in the UI', () => {
+    const edges = edgesOf(
+      dataset,
+      'upstreamLineage',
+      {
+        upstreams: [
+          upstream('a', {
+            created: { time: 100, actor: 'urn:li:corpuser:creator' },
+            auditStamp: { time: 200, actor: 'urn:li:corpuser:updater' },
+          }),
+          upstream('b', { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' } }),
+          upstream('c', { auditStamp: { time: 300, actor: 'urn:li:corpuser:ui' }, properties: { source: 'UI' } }),
+        ],
+      },
+      stamp,
+    );
+    expect(edges).toEqual([
+      {
+        type: 'DownstreamOf',
+        destination: 'urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)',
+        createdAt: 100,
+        createdBy: 'urn:li:corpuser:creator',
+        updatedAt: 200,
+        updatedBy: 'urn:li:corpuser:updater',
+      },
+      {
+        // A time of 0 is no time: the change's stamp stands in for the creation, and there is no update.
+        type: 'DownstreamOf',
+        destination: 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)',
+        createdAt: 5,
+        createdBy: 'urn:li:corpuser:jdoe',
+      },
+      {
+        type: 'DownstreamOf',
+        destination: 'urn:li:dataset:(urn:li:dataPlatform:hive,c,PROD)',
+        createdAt: 5,
+        createdBy: 'urn:li:corpuser:jdoe',
+        updatedAt: 300,
+        updatedBy: 'urn:li:corpuser:ui',
+        manual: true,
+      },
+    ]);
+  });
+
+  it('keeps the fine-grained upstreams as edges to schema fields, with the change’s stamp', () => {
+    const field = 'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD),id)';
+    const edges = edgesOf(
+      dataset,
+      'upstreamLineage',
+      {
+        upstreams: [upstream('a', {})],
+        fineGrainedLineages: [
+          { upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field], downstreams: [`${field}x`] },
+        ],
+      },
+      stamp,
+    );
+    expect(edges.map((edge) => [edge.destination, edge.createdAt])).toEqual([
+      ['urn:li:dataset:(urn:li:dataPlatform:hive,a,PROD)', 5],
+      [field, 5],
+    ]);
+  });
+});
+
 describe('evolveDocument', () => {
   const spec = projectionSpecification(evolveDocument, undefined as SearchDocument | null | undefined);
   const tagged = (tag: string) => change('globalTags', { tags: [{ tag }] });

@@ -5,6 +5,7 @@ import {
   searchableFields,
   valuesAt,
   type EntitySpec,
+  type RelationshipFieldSpec,
   type SearchableFieldSpec,
 } from '@strata/model';
 import type {
@@ -131,7 +132,12 @@ function isMap(value: unknown): value is Record<string, unknown> {
 
 /**
  * The edges an aspect value implies: for each `Relationship` annotation of the aspect, one edge to every URN at its
- * path whose entity type the annotation allows. Each (type, destination) once.
+ * path whose entity type the annotation allows. Each (type, destination) once, the first occurrence kept.
+ *
+ * An edge's stamps are its own when the annotation says where they are and the value there is set (DataHub's
+ * `createdOn`, `createdActor`, `updatedOn`, `updatedActor`: the same array item as the destination, e.g. an
+ * upstream's `created` and `auditStamp`; a time of 0 counts as none); otherwise `createdAt`/`createdBy` are the
+ * change's stamp and there is no `updatedAt` (nor `updatedBy`). An edge whose properties say `source: UI` is `manual`.
  */
 export function edgesOf(
   entity: EntitySpec,
@@ -143,21 +149,85 @@ export function edgesOf(
   const seen = new Set<string>();
   for (const spec of relationshipFields(entity)) {
     if (spec.aspect !== aspectName) continue;
-    for (const found of valuesAt(value, spec.path)) {
-      if (typeof found !== 'string' || !allowedDestination(found, spec.entityTypes)) continue;
-      const key = `${spec.name}\u0000${found}`;
+    for (const { destination, own } of destinationsOf(spec, value)) {
+      if (typeof destination !== 'string' || !allowedDestination(destination, spec.entityTypes)) continue;
+      const key = `${spec.name}\u0000${destination}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      const createdAt = own.createdOn ?? stamp.createdAt;
+      const createdBy = own.createdActor ?? stamp.createdBy;
       edges.push({
         type: spec.name,
-        destination: found,
-        ...(stamp.createdAt === undefined ? {} : { createdAt: stamp.createdAt }),
-        ...(stamp.createdBy === undefined ? {} : { createdBy: stamp.createdBy }),
+        destination,
+        ...(createdAt === undefined ? {} : { createdAt }),
+        ...(createdBy === undefined ? {} : { createdBy }),
+        ...(own.updatedOn === undefined ? {} : { updatedAt: own.updatedOn }),
+        ...(own.updatedOn === undefined || own.updatedActor === undefined ? {} : { updatedBy: own.updatedActor }),
+        ...(own.manual ? { manual: true } : {}),
       });
     }
   }
   return edges;
 }
+
+interface OwnStamps {
+  readonly createdOn?: number;
+  readonly createdActor?: string;
+  readonly updatedOn?: number;
+  readonly updatedActor?: string;
+  readonly manual: boolean;
+}
+
+/**
+ * The values at an annotation's path, each with the stamps found beside it: the value is read item by item at the
+ * deepest array the path shares with the stamps' paths (`upstreams/*`), and each stamp is the one value its path
+ * gives in that item (none when it gives several).
+ */
+function destinationsOf(
+  spec: RelationshipFieldSpec,
+  value: unknown,
+): { readonly destination: unknown; readonly own: OwnStamps }[] {
+  const stamps = spec.stamps;
+  if (stamps === undefined) return valuesAt(value, spec.path).map((destination) => ({ destination, own: NO_STAMPS }));
+  const paths = Object.values(stamps).filter((path): path is readonly string[] => path !== undefined);
+  let shared = 0;
+  for (let index = 0; index < spec.path.length; index += 1) {
+    const segment = spec.path[index];
+    if (!paths.every((path) => path[index] === segment)) break;
+    if (segment === EVERY) shared = index + 1;
+  }
+  const items = shared === 0 ? [value] : valuesAt(value, spec.path.slice(0, shared));
+  return items.flatMap((item) => {
+    const single = (path: readonly string[] | undefined): unknown => {
+      if (path === undefined) return undefined;
+      const found = valuesAt(item, path.slice(shared));
+      return found.length === 1 ? found[0] : undefined;
+    };
+    const time = (path: readonly string[] | undefined): number | undefined => {
+      const found = single(path);
+      return typeof found === 'number' && Number.isFinite(found) && found !== 0 ? found : undefined;
+    };
+    const actor = (path: readonly string[] | undefined): string | undefined => {
+      const found = single(path);
+      return typeof found === 'string' && found !== '' ? found : undefined;
+    };
+    const properties = single(stamps.properties);
+    const createdOn = time(stamps.createdOn);
+    const createdActor = actor(stamps.createdActor);
+    const updatedOn = time(stamps.updatedOn);
+    const updatedActor = actor(stamps.updatedActor);
+    const own: OwnStamps = {
+      ...(createdOn === undefined ? {} : { createdOn }),
+      ...(createdActor === undefined ? {} : { createdActor }),
+      ...(updatedOn === undefined ? {} : { updatedOn }),
+      ...(updatedActor === undefined ? {} : { updatedActor }),
+      manual: isMap(properties) && properties['source'] === 'UI',
+    };
+    return valuesAt(item, spec.path.slice(shared)).map((destination) => ({ destination, own }));
+  });
+}
+
+const NO_STAMPS: OwnStamps = { manual: false };
 
 function allowedDestination(value: string, entityTypes: readonly string[]): boolean {
   try {

@@ -1,17 +1,25 @@
 import { z } from 'zod';
-import { BadRequestError, ValidationError } from '@strata/model';
 import { defineRoute, restliListParam, type Route, type RouteAccess } from '@strata/http';
-import { filterSchema, MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
+import { MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
 import type { ChangeLogProcessor } from '@strata/change-log';
-
-/** Searching, browsing, autocompleting: DataHub's ENTITY READ on every entity type searched (all, when none is named). */
-const SEARCH_ACCESS: RouteAccess = {
-  kind: 'resource',
-  group: 'ENTITY',
-  operations: ['READ'],
-  resource: { in: 'bodyTypes', names: ['entity', 'entities'] },
-  message: 'User is unauthorized to search.',
-};
+import {
+  browseResultBody,
+  relationshipsBody,
+  responseShapeOf,
+  searchResultBody,
+  type ResponseShape,
+} from './response-shapes';
+import {
+  asBadRequest,
+  optionalFilter,
+  pageNumber,
+  pageSize,
+  SEARCH_ACCESS,
+  searchFlagsSchema,
+  sortCriterionSchema,
+  filterWithFlags,
+} from './route-inputs';
+import { searchAcross } from './searcher';
 
 /** Reading an indexer's progress: DataHub's system operations privilege (checked with authentication on). */
 const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
@@ -20,28 +28,37 @@ const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
   message: '{actor} is not authorized for system operations.',
 };
 
-const pageNumber = (name: string) =>
-  z
-    .number({ error: `${name} must be an integer` })
-    .int(`${name} must be an integer`)
-    .min(0, `${name} must be ≥ 0`);
+export interface SearchRouteOptions {
+  /** The shape answered to callers that neither ask for one nor are DataHub's clients (`REST_RESPONSE_SHAPES`). */
+  readonly defaultShape: ResponseShape;
+}
 
-const pageSize = (name: string) =>
-  pageNumber(name).max(MAX_PAGE_SIZE, `Result count exceeds limit of ${MAX_PAGE_SIZE}`);
+/** What a search request may carry besides its text and paging: filter, sort and flags, as DataHub's actions take them. */
+const searchExtras = {
+  filter: optionalFilter,
+  sort: sortCriterionSchema.nullish(),
+  sortCriteria: z.array(sortCriterionSchema).max(10, 'at most 10 sort criteria').nullish(),
+  searchFlags: searchFlagsSchema,
+  fulltext: z.boolean().nullish(),
+};
 
-const optionalFilter = filterSchema.nullish().transform((filter) => filter ?? []);
+/** The sort a request asks for: `sortCriteria` when given, else `sort`. */
+export function sortOf(body: {
+  readonly sort?: z.output<typeof sortCriterionSchema> | null | undefined;
+  readonly sortCriteria?: readonly z.output<typeof sortCriterionSchema>[] | null | undefined;
+}): z.output<typeof sortCriterionSchema>[] {
+  if (body.sortCriteria && body.sortCriteria.length > 0) return [...body.sortCriteria];
+  return body.sort ? [body.sort] : [];
+}
 
-/**
- * The read model's rejections (unknown entity, malformed query text or filter) are the client's mistakes in a read:
- * 400, as DataHub answers them, rather than the 422 of a proposal that fails validation.
- */
-async function asBadRequest<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ValidationError) throw new BadRequestError(error.message, { cause: error });
-    throw error;
-  }
+const SEARCH_FLAGS_NOTE =
+  '`searchFlags`: `includeSoftDeleted`, `skipAggregates`, `maxAggValues` and `skipHighlighting` do what they say; ' +
+  '`skipCache` and `fulltext` are accepted (no kept page is ever stale; the text is always full text). ' +
+  '`sort`/`sortCriteria` order every match by the fields given (up to 10,000 matches), ties by URN.';
+
+/** The entity types a search across entities covers: those named (each once), or every type the index knows. */
+export function typesOf(search: SearchIndex, named: readonly string[] | null | undefined): string[] {
+  return named && named.length > 0 ? [...new Set(named)] : search.schema.entities().map((entity) => entity.entityType);
 }
 
 /**
@@ -52,6 +69,7 @@ export function searchRoutes(
   search: SearchIndex,
   graph: GraphIndex,
   indexer: Pick<ChangeLogProcessor, 'progress' | 'backlog'>,
+  options: SearchRouteOptions,
 ): Route[] {
   return [
     defineRoute({
@@ -72,42 +90,39 @@ export function searchRoutes(
       },
       description:
         'Terms are ANDed; `field:value`, quoted phrases, `prefix*`, `*`, OR, NOT and parentheses work; `filter` is an ' +
-        `OR of AND groups. Soft-deleted entities are hidden unless the filter names \`removed\`. \`count\` ≤ ${MAX_PAGE_SIZE}.`,
+        'OR of AND groups (a criterion on a field the entity lacks matches nothing, negated everything). Soft-deleted ' +
+        `entities are hidden unless the filter names \`removed\`. \`count\` ≤ ${MAX_PAGE_SIZE}. ${SEARCH_FLAGS_NOTE}`,
       body: z.object({
         input: z.string(),
         entity: z.string().min(1),
         start: pageNumber('start').default(0),
         count: pageSize('count').default(10),
-        filter: optionalFilter,
+        ...searchExtras,
       }),
-      handle: async ({ body }) => {
-        const page = await asBadRequest(
-          search.search({
-            entityType: body.entity,
-            input: body.input,
-            filter: body.filter,
-            start: body.start,
-            count: body.count,
-          }),
-        );
-        const urns = page.hits.map((hit) => hit.urn);
+      handle: async ({ body, context }) => {
+        const shape = responseShapeOf(context, options.defaultShape);
+        const outcome = await searchAcross(search, {
+          types: [body.entity],
+          input: body.input,
+          filter: body.filter,
+          start: body.start,
+          count: body.count,
+          flags: body.searchFlags,
+          sort: sortOf(body),
+          typeFacet: false,
+        });
         return {
           body: {
-            value: {
-              numEntities: page.total,
-              pageSize: body.count,
-              from: body.start,
-              entities: urns,
-              metadata: {
-                urns,
-                matches: page.hits.map((hit) => ({ matchedFields: hit.matchedFields })),
-                searchResultMetadatas: page.facets.map((facet) => ({
-                  name: facet.field,
-                  displayName: facet.displayName,
-                  aggregations: facet.counts,
-                })),
+            value: searchResultBody(
+              {
+                from: body.start,
+                pageSize: body.count,
+                numEntities: outcome.total,
+                hits: outcome.hits,
+                facets: outcome.facets,
               },
-            },
+              shape,
+            ),
           },
         };
       },
@@ -123,70 +138,39 @@ export function searchRoutes(
       description:
         'As `search`, over the types `entities` names (every type when absent or empty). Results come grouped by type, ' +
         "in the order given (the registry's when absent), each group ranked as `search` ranks it; `numEntities` counts " +
-        'every match, and facets add up across types, with an `entity` facet counting matches per type.',
+        'every match, and facets add up across types, with an `entity` facet counting matches per type. A filter ' +
+        'field some types lack matches nothing of those types.',
       body: z.object({
         input: z.string(),
         entities: z.array(z.string().min(1)).nullish(),
         start: pageNumber('start').default(0),
         count: pageSize('count').default(10),
-        filter: optionalFilter,
+        ...searchExtras,
       }),
-      handle: async ({ body }) => {
-        const known = search.schema.entities().map((entity) => entity.entityType);
-        const types = body.entities && body.entities.length > 0 ? [...new Set(body.entities)] : known;
-        const request = { input: body.input, filter: body.filter };
-        // Every type's matches are counted first; then only the types whose matches overlap the page are read.
-        const counted = await asBadRequest(
-          Promise.all(types.map((entityType) => search.search({ entityType, ...request, start: 0, count: 0 }))),
-        );
-        const urns: string[] = [];
-        const matches: { matchedFields: unknown }[] = [];
-        let offset = 0;
-        for (const [index, entityType] of types.entries()) {
-          const total = counted[index]?.total ?? 0;
-          const from = Math.max(body.start - offset, 0);
-          const wanted = Math.min(body.start + body.count - offset, total) - from;
-          offset += total;
-          if (wanted <= 0) continue;
-          const page = await asBadRequest(search.search({ entityType, ...request, start: from, count: wanted }));
-          for (const hit of page.hits) {
-            urns.push(hit.urn);
-            matches.push({ matchedFields: hit.matchedFields });
-          }
-        }
-        const facets = new Map<string, { displayName: string; counts: Map<string, number> }>();
-        const byType = { displayName: 'Type', counts: new Map<string, number>() };
-        counted.forEach((page, index) => {
-          if (page.total > 0) byType.counts.set(types[index] ?? '', page.total);
-          for (const facet of page.facets) {
-            const merged = facets.get(facet.field) ?? {
-              displayName: facet.displayName,
-              counts: new Map<string, number>(),
-            };
-            for (const [value, count] of Object.entries(facet.counts)) {
-              merged.counts.set(value, (merged.counts.get(value) ?? 0) + count);
-            }
-            facets.set(facet.field, merged);
-          }
+      handle: async ({ body, context }) => {
+        const shape = responseShapeOf(context, options.defaultShape);
+        const outcome = await searchAcross(search, {
+          types: typesOf(search, body.entities),
+          input: body.input,
+          filter: body.filter,
+          start: body.start,
+          count: body.count,
+          flags: body.searchFlags,
+          sort: sortOf(body),
+          typeFacet: true,
         });
-        facets.set('entity', byType);
         return {
           body: {
-            value: {
-              numEntities: offset,
-              pageSize: body.count,
-              from: body.start,
-              entities: urns,
-              metadata: {
-                urns,
-                matches,
-                searchResultMetadatas: [...facets].map(([name, facet]) => ({
-                  name,
-                  displayName: facet.displayName,
-                  aggregations: Object.fromEntries(facet.counts),
-                })),
+            value: searchResultBody(
+              {
+                from: body.start,
+                pageSize: body.count,
+                numEntities: outcome.total,
+                hits: outcome.hits,
+                facets: outcome.facets,
               },
-            },
+              shape,
+            ),
           },
         };
       },
@@ -199,35 +183,29 @@ export function searchRoutes(
       access: SEARCH_ACCESS,
       summary: 'One level of the browse tree: the groups below a path, with counts, and the entities at it.',
       example: { body: { path: '/prod/hive', entity: 'dataset', start: 0, limit: 10 } },
-      description: 'Paging covers the groups first, then the entities. Soft-deleted entities are hidden.',
+      description:
+        'Paging covers the groups first, then the entities. Soft-deleted entities are hidden unless ' +
+        '`searchFlags.includeSoftDeleted`.',
       body: z.object({
         path: z.string(),
         entity: z.string().min(1),
         start: pageNumber('start').default(0),
         limit: pageSize('limit').default(10),
         filter: optionalFilter,
+        searchFlags: searchFlagsSchema,
       }),
-      handle: async ({ body }) => {
+      handle: async ({ body, context }) => {
+        const shape = responseShapeOf(context, options.defaultShape);
         const page = await asBadRequest(
           search.browse({
             entityType: body.entity,
             path: body.path,
-            filter: body.filter,
+            filter: filterWithFlags(body.filter, body.searchFlags),
             start: body.start,
             limit: body.limit,
           }),
         );
-        return {
-          body: {
-            value: {
-              numEntities: page.numEntities,
-              pageSize: body.limit,
-              from: body.start,
-              entities: page.entities.map((entity) => ({ name: entity.name, urn: entity.urn })),
-              metadata: { totalNumEntities: page.totalNumEntities, groups: page.groups, path: page.path },
-            },
-          },
-        };
+        return { body: { value: browseResultBody(page, { from: body.start, pageSize: body.limit }, shape) } };
       },
     }),
     defineRoute({
@@ -246,13 +224,14 @@ export function searchRoutes(
         field: z.string().min(1).optional(),
         start: z.number().optional(),
         filter: optionalFilter,
+        searchFlags: searchFlagsSchema,
       }),
       handle: async ({ body }) => {
         const page = await asBadRequest(
           search.autocomplete({
             entityType: body.entity,
             query: body.query,
-            filter: body.filter,
+            filter: filterWithFlags(body.filter, body.searchFlags),
             limit: body.limit,
             ...(body.field === undefined ? {} : { field: body.field }),
           }),
@@ -291,7 +270,8 @@ export function searchRoutes(
         start: z.coerce.number().pipe(pageNumber('start')).default(0),
         count: z.coerce.number().pipe(pageSize('count')).default(100),
       }),
-      handle: async ({ query }) => {
+      handle: async ({ query, context }) => {
+        const shape = responseShapeOf(context, options.defaultShape);
         const page = await asBadRequest(
           graph.relationships({
             urn: query.urn,
@@ -301,26 +281,58 @@ export function searchRoutes(
             count: query.count,
           }),
         );
-        return {
-          body: {
-            entities: page.relationships.map((relationship) => relationship.entity),
+        return { body: relationshipsBody({ start: query.start, ...page }, shape) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      resource: '/openapi/relationships/v1/',
+      family: 'openapi',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'query', name: 'urn' },
+        message: '{actor} is unauthorized to get relationships.',
+      },
+      summary: 'The entities related to one, in one direction, by some relationship types (DataHub’s OpenAPI v1).',
+      example: { query: { urn: 'urn:li:corpuser:datahub', direction: 'INCOMING', relationshipTypes: 'OwnedBy' } },
+      description:
+        'Answers `{start, count, total, entities: [{urn, relationshipType}]}`: `count` is how many this page holds. ' +
+        '`relationshipTypes` is repeated or comma-separated; `count` defaults to 200.',
+      query: z.object({
+        urn: z.string().min(1),
+        relationshipTypes: z.preprocess(
+          (value) =>
+            (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((item: unknown) =>
+              typeof item === 'string'
+                ? item
+                    .split(',')
+                    .map((part) => part.trim())
+                    .filter((part) => part !== '')
+                : [item],
+            ),
+          z.array(z.string().min(1)).min(1, 'relationshipTypes must name at least one relationship type'),
+        ),
+        direction: z.enum(['INCOMING', 'OUTGOING'], { error: 'direction must be INCOMING or OUTGOING' }),
+        start: z.coerce.number().pipe(pageNumber('start')).default(0),
+        count: z.coerce.number().pipe(pageSize('count')).default(200),
+      }),
+      handle: async ({ query }) => {
+        const page = await asBadRequest(
+          graph.relationships({
+            urn: query.urn,
+            direction: query.direction,
+            types: query.relationshipTypes,
             start: query.start,
-            count: page.relationships.length,
-            total: page.total,
-            relationships: page.relationships.map((relationship) => ({
-              type: relationship.type,
-              entity: relationship.entity,
-              ...(relationship.createdAt === undefined
-                ? {}
-                : {
-                    created: {
-                      time: relationship.createdAt,
-                      ...(relationship.createdBy === undefined ? {} : { actor: relationship.createdBy }),
-                    },
-                  }),
-            })),
-          },
-        };
+            count: query.count,
+          }),
+        );
+        const entities = page.relationships.map((relationship) => ({
+          urn: relationship.entity,
+          relationshipType: relationship.type,
+        }));
+        return { body: { start: query.start, count: entities.length, total: page.total, entities } };
       },
     }),
     defineRoute({
