@@ -7,6 +7,8 @@ import type { Scheduler } from '@strata/timing';
 import type { StrataService } from '@strata/runtime';
 import { timeseriesHook } from './consumers/timeseries-hook';
 import { timeseriesRoutes } from './http/timeseries-routes';
+import { analyticsRoutes } from './http/analytics-routes';
+import { usageRoutes } from './http/usage-routes';
 
 /** The service's name: its progress, metrics, log client, lock and files are named after it. */
 export const TIMESERIES_INDEXER = 'timeseries-indexer';
@@ -25,8 +27,8 @@ export interface TimeseriesIndexerServiceOptions {
 
 /**
  * The timeseries indexer: a change-log processor with one hook on the timeseries change logs (`timeseries`, a read
- * model), `getTimeseriesAspectValues` over its indices, and the index operations the operations service asks of it
- * (sizes, counts, truncation tasks and their status).
+ * model), `getTimeseriesAspectValues`, `getTimeseriesStats` and the usage queries over its indices, and the index
+ * operations the operations service asks of it (sizes, counts, truncation tasks and their status).
  */
 export function createTimeseriesIndexerService(options: TimeseriesIndexerServiceOptions): StrataService {
   const processor = new ChangeLogProcessor({
@@ -43,7 +45,11 @@ export function createTimeseriesIndexerService(options: TimeseriesIndexerService
   });
   return {
     name: TIMESERIES_INDEXER,
-    routes: timeseriesRoutes(options.index, options.registry, processor),
+    routes: [
+      ...timeseriesRoutes(options.index, options.registry, processor),
+      ...analyticsRoutes(options.index, options.registry),
+      ...usageRoutes(options.index, () => options.scheduler.now()),
+    ],
     readModels: processor.readModels,
     metrics: [processor.metrics],
     start: () => processor.start(),

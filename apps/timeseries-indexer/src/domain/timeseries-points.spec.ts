@@ -93,3 +93,61 @@ describe('timeseriesChangeOf', () => {
     expect(timeseriesChangeOf(event({ value: [] }))).toBeUndefined();
   });
 });
+
+describe('timeseriesChangeOf, for an aspect with collections', () => {
+  const dataset = registry.entity('dataset')!;
+  const usageAspect = dataset.aspect('datasetUsageStatistics')!;
+  const datasetUrn = 'urn:li:dataset:(urn:li:dataPlatform:hive,orders,PROD)';
+  const usage = (value: Record<string, unknown>) =>
+    timeseriesChangeOf(event({ entity: dataset, aspect: usageAspect, urn: datasetUrn, value }));
+
+  it('given users and columns, then each is an item of its collection, under its key, with its timeseries fields', () => {
+    const change = usage({
+      timestampMillis: 1_700_000_000_000,
+      eventGranularity: { unit: 'DAY', multiple: 1 },
+      uniqueUserCount: 2,
+      topSqlQueries: ['select 1'],
+      userCounts: [
+        { user: 'urn:li:corpuser:alice', count: 3, userEmail: 'alice@example.com' },
+        { user: 'urn:li:corpuser:bob', count: 1 },
+      ],
+      fieldCounts: [{ fieldPath: 'id', count: 4 }],
+    });
+    expect(change).toMatchObject({
+      kind: 'put',
+      point: {
+        fields: {
+          runId: 'run-1',
+          uniqueUserCount: 2,
+          topSqlQueries: '["select 1"]',
+          eventGranularity: '{"multiple":1,"unit":"DAY"}',
+        },
+        collections: {
+          userCounts: [
+            {
+              key: 'urn:li:corpuser:alice',
+              fields: {
+                'userCounts.user': 'urn:li:corpuser:alice',
+                'userCounts.count': 3,
+                'userCounts.userEmail': 'alice@example.com',
+              },
+            },
+            { key: 'urn:li:corpuser:bob', fields: { 'userCounts.user': 'urn:li:corpuser:bob', 'userCounts.count': 1 } },
+          ],
+          fieldCounts: [{ key: 'id', fields: { 'fieldCounts.fieldPath': 'id', 'fieldCounts.count': 4 } }],
+        },
+      },
+    });
+  });
+
+  it('given none, then every collection is there, empty, so that the items a point had are replaced', () => {
+    expect(usage({ timestampMillis: 5 })).toMatchObject({
+      point: { collections: { userCounts: [], fieldCounts: [] } },
+    });
+  });
+
+  it('given an aspect without collections, then its points have none', () => {
+    const change = timeseriesChangeOf(event({ value: { timestampMillis: 5, pipelineName: 'p', runId: 'r' } }));
+    expect(change?.kind === 'put' && 'collections' in change.point).toBe(false);
+  });
+});

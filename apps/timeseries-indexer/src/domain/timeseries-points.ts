@@ -1,5 +1,13 @@
-import { TIME_RANGE_HEADERS, timeseriesFieldsOf, timeseriesPointId, type JsonObject } from '@strata/model';
-import type { TimeseriesChange } from '@strata/indices';
+import {
+  TIME_RANGE_HEADERS,
+  timeseriesFieldsOf,
+  timeseriesPointId,
+  type AspectSpec,
+  type AvroSchema,
+  type JsonObject,
+  type RecordSchema,
+} from '@strata/model';
+import type { TimeseriesChange, TimeseriesCollectionItem } from '@strata/indices';
 import type { ChangeLogEvent } from '@strata/change-log';
 
 /**
@@ -38,8 +46,77 @@ export function timeseriesChangeOf(event: ChangeLogEvent): TimeseriesChange | un
       value: JSON.stringify(json),
       systemMetadata: systemMetadata === undefined ? undefined : JSON.stringify(systemMetadata),
       fields: timeseriesFieldsOf(event.aspect, json, systemMetadata),
+      ...collectionsOf(event.aspect, json),
     },
   };
+}
+
+/** The type of an optional value when it is there: `["null", T]` is T. */
+export function presentType(type: AvroSchema): AvroSchema {
+  if (type.type !== 'union') return type;
+  const present = type.members.filter((member) => member.type !== 'null');
+  return present.length === 1 && present.length < type.members.length ? (present[0] ?? type) : type;
+}
+
+/** A collection field of an aspect (DataHub's `@TimeseriesFieldCollection`): its name, key field and item record. */
+export interface CollectionField {
+  readonly name: string;
+  readonly key: string;
+  readonly item: RecordSchema;
+}
+
+const collectionFieldsCache = new WeakMap<AspectSpec, readonly CollectionField[]>();
+
+/** The aspect's collection fields: arrays of records annotated `TimeseriesFieldCollection` with a key. */
+export function collectionFieldsOf(aspect: AspectSpec): readonly CollectionField[] {
+  let fields = collectionFieldsCache.get(aspect);
+  if (fields === undefined) {
+    fields = aspect.schema.fields.flatMap((field): CollectionField[] => {
+      const annotation = field.annotations['TimeseriesFieldCollection'] as { key?: unknown } | undefined;
+      const type = presentType(field.type);
+      if (typeof annotation?.key !== 'string' || type.type !== 'array' || type.items.type !== 'record') return [];
+      return [{ name: field.name, key: annotation.key, item: type.items }];
+    });
+    collectionFieldsCache.set(aspect, fields);
+  }
+  return fields;
+}
+
+/**
+ * The items of the value's collections, as DataHub explodes them: per item, its key (the key field as text) and, under
+ * `<collection>.<field>`, the key and the item's `@TimeseriesField`s (numbers, booleans and strings as they are,
+ * records and arrays as their JSON). An item without its key is left out. Nothing for an aspect without collections;
+ * for one with them, every collection, empty when the value has none (so that the items a point had are replaced).
+ */
+function collectionsOf(
+  aspect: AspectSpec,
+  value: JsonObject,
+): { collections?: Record<string, TimeseriesCollectionItem[]> } {
+  const fields = collectionFieldsOf(aspect);
+  if (fields.length === 0) return {};
+  const collections: Record<string, TimeseriesCollectionItem[]> = {};
+  for (const field of fields) {
+    const list = value[field.name];
+    collections[field.name] = (Array.isArray(list) ? list : []).flatMap((entry): TimeseriesCollectionItem[] => {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
+      const item = entry as JsonObject;
+      const key = item[field.key];
+      if (key === undefined || key === null) return [];
+      const text = typeof key === 'string' ? key : JSON.stringify(key);
+      const itemFields: Record<string, string | number | boolean> = { [`${field.name}.${field.key}`]: text };
+      for (const stat of field.item.fields) {
+        if (stat.annotations['TimeseriesField'] === undefined) continue;
+        const statValue = item[stat.name];
+        if (statValue === undefined || statValue === null) continue;
+        itemFields[`${field.name}.${stat.name}`] =
+          typeof statValue === 'number' || typeof statValue === 'boolean' || typeof statValue === 'string'
+            ? statValue
+            : JSON.stringify(statValue);
+      }
+      return [{ key: text, fields: itemFields }];
+    });
+  }
+  return { collections };
 }
 
 function bound(header: string | undefined): number | undefined {
