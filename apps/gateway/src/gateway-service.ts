@@ -16,9 +16,14 @@ import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { deleteRoutes } from './http/delete-routes';
 import { rollbackRoutes } from './http/rollback-routes';
 import { ingestRoutes } from './http/ingest-routes';
+import { writeTraceRoutes } from './http/write-trace-routes';
+import { openApiEntityRoutes } from './http/openapi-entity-routes';
 import { ProposalSubmitter, type ReadModel } from './ingest/proposal-submitter';
 import { schemaRegistryRoutes } from './schema-registry/schema-registry-routes';
 import { testRoutes } from './http/test-routes';
+import { usageIngestRoutes } from './http/usage-ingest-routes';
+import { platformRoutes } from './http/platform-routes';
+import { eventsRoutes } from './http/events-routes';
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -108,6 +113,13 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         asyncByDefault: options.asyncIngestByDefault,
         maxAspectBytes: options.maxAspectBytes,
         maxBatchProposals: options.maxBatchProposals,
+        now: () => options.scheduler.now(),
+      }),
+      ...writeTraceRoutes({
+        registry: options.registry,
+        call,
+        readModels: options.readModels,
+        ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
       }),
       ...deleteRoutes({
         registry: options.registry,
@@ -115,6 +127,15 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
         call,
       }),
       ...rollbackRoutes({ registry: options.registry, submitter, call, maxAspectBytes: options.maxAspectBytes }),
+      ...openApiEntityRoutes({
+        registry: options.registry,
+        submitter,
+        call,
+        maxAspectBytes: options.maxAspectBytes,
+        maxBatchProposals: options.maxBatchProposals,
+        ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
+        now: () => options.scheduler.now(),
+      }),
       ...testRoutes({
         registry: options.registry,
         submitter,
@@ -136,6 +157,23 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
             onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
             ...options.auth,
           })),
+      ...usageIngestRoutes({
+        registry: options.registry,
+        submitter,
+        maxAspectBytes: options.maxAspectBytes,
+        maxBuckets: options.maxBatchProposals,
+      }),
+      ...platformRoutes(options),
+      ...eventsRoutes({
+        ...options,
+        now: () => options.scheduler.now(),
+        ...(options.auth === undefined
+          ? {}
+          : {
+              requirePrivilege: (context, privilege, message) =>
+                options.auth?.authorizer.require(context, { requirement: [[privilege]], message }) ?? Promise.resolve(),
+            }),
+      }),
       ...schemaRegistryRoutes(options.serde, options.topics),
       ...configRoutes({
         capabilities: options.capabilities,

@@ -78,6 +78,7 @@ async function deploy(options: { indexerRegistry?: EntityRegistry; withIndexer: 
         logger: quiet,
         groupId: 'indexer',
         maxBatchSize: 100,
+        defaultShape: 'interface',
       })
     : undefined;
   const behind: StrataService[] = indexer === undefined ? [writer] : [writer, indexer];

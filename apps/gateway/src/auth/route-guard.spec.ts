@@ -131,6 +131,30 @@ describe('the route guard, generic over access declarations', () => {
     await expect(check(guardOf(false).guard, read, anonymous, { key: dataset })).resolves.toBeDefined();
   });
 
+  it('checks a privilege on the resource the body names, for a privilege declared on a resource', async () => {
+    const { guard } = guardOf(true);
+    const usage: RouteAccess = {
+      kind: 'privilege',
+      anyOf: [['SEARCH_PRIVILEGE']],
+      resource: { in: 'body', name: 'resource' },
+      message: 'User is unauthorized to query usage.',
+    };
+    // jdoe holds it on datasets only (a METADATA policy with a type filter).
+    const jdoe = 'urn:li:corpuser:jdoe';
+    await expect(check(guard, usage, jdoe, { body: { resource: dataset } })).resolves.toEqual({ body: 1 });
+    await expect(check(guard, usage, jdoe, { body: { resource: 'urn:li:corpuser:ann' } })).rejects.toThrow(
+      new ForbiddenError('User is unauthorized to query usage.'),
+    );
+    await expect(check(guard, usage, anonymous, { body: { resource: dataset } })).rejects.toThrow(UnauthorizedError);
+    await expect(check(guardOf(false).guard, usage, anonymous, { body: { resource: dataset } })).resolves.toEqual({
+      body: 0,
+    });
+    // A metadata privilege, which no platform policy lists: not refused as unknown.
+    expect(() => {
+      assertKnownPrivileges([route(usage)]);
+    }).not.toThrow();
+  });
+
   it('finds URNs in query lists, leaving those that do not parse to the route', async () => {
     const { guard } = guardOf(true);
     const batch: RouteAccess = { ...read, resource: { in: 'query', name: 'ids', list: true } };

@@ -32,13 +32,24 @@ export function createRouteGuard(authorizer: Authorizer): RouteGuard {
         case 'writes':
           authorizer.requireCaller(context, access.kind === 'caller' && access.always === true);
           return;
-        case 'privilege':
-          await authorizer.require(context, {
-            requirement: access.anyOf,
-            message: messageOf(access.message, context.actor, ''),
-            ...(access.always === true ? { always: true } : {}),
-          });
+        case 'privilege': {
+          if (access.resource === undefined) {
+            await authorizer.require(context, {
+              requirement: access.anyOf,
+              message: messageOf(access.message, context.actor, ''),
+              ...(access.always === true ? { always: true } : {}),
+            });
+            return;
+          }
+          // A privilege on the resources the request names (a usage query's dataset).
+          if (!authorizer.enabled && access.always !== true) return;
+          authorizer.requireCaller(context, access.always === true);
+          const { named, resources } = await locate(access.resource, { query, key, body });
+          if ((await authorizer.denied(context, access.anyOf, resources)).length > 0) {
+            throw new ForbiddenError(messageOf(access.message, context.actor, named));
+          }
           return;
+        }
         case 'resource': {
           if (!authorizer.enabled) return;
           authorizer.requireCaller(context, false);
@@ -67,7 +78,8 @@ export function createRouteGuard(authorizer: Authorizer): RouteGuard {
 export function assertKnownPrivileges(routes: readonly AnyRoute[]): void {
   const known = new Set(PLATFORM_PRIVILEGES);
   const faults = routes.flatMap((route) =>
-    route.access.kind === 'privilege'
+    // A privilege on a resource (VIEW_DATASET_USAGE) is a metadata privilege, granted by METADATA policies.
+    route.access.kind === 'privilege' && route.access.resource === undefined
       ? route.access.anyOf
           .flat()
           .filter((privilege) => !known.has(privilege))

@@ -32,11 +32,12 @@ export interface ConfigRouteOptions {
 }
 
 /**
- * The DataHub version whose client-visible REST behaviour Strata offers. DataHub's Python SDK switches to OpenAPI v3
- * ingestion for servers of 1.0.1 or newer, which Strata does not serve; below it, every client stays on Rest.li
- * (ADR 17).
+ * The DataHub version whose client-visible REST behaviour Strata offers: the newest release at which DataHub's clients
+ * switch on something Strata serves completely. From 1.0.1 the Python SDK writes through the OpenAPI v3 entity API
+ * and traces its writes (`POST /openapi/v1/trace/write/{traceId}`); from 1.7.0 ingestion sends the `status` it adds
+ * as a JSON Patch. `docs/http-interface.md` ("Server configuration") lists the thresholds; the e2e suite pins them.
  */
-export const COMPATIBLE_DATAHUB_VERSION = 'v1.0.0';
+export const COMPATIBLE_DATAHUB_VERSION = 'v1.7.0';
 
 /**
  * `GET /config`: the server description DataHub's clients read before anything else (the `datahub-rest` sink refuses

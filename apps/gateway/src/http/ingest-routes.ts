@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
+  BadRequestError,
+  checkNestingDepth,
   errorFromCode,
+  PayloadTooLargeError,
   StrataError,
   ValidationError,
   validateProposal,
@@ -10,7 +13,8 @@ import {
 import { defineRoute, type RequestContext, type Route, type RouteResponse } from '@strata/http';
 import { TimeSlice } from '@strata/timing';
 import { proposalsFromSnapshot } from '../domain/snapshot-proposals';
-import type { ProposalSubmitter, SubmitResult } from '../ingest/proposal-submitter';
+import type { ProposalSubmitter, SubmitResult, SubmittedProposal } from '../ingest/proposal-submitter';
+import { randomHex, traceparentOf, writeTraceIdOf, type RandomHex } from '../ingest/write-trace-id';
 
 export interface IngestRoutesOptions {
   readonly registry: EntityRegistry;
@@ -20,6 +24,10 @@ export interface IngestRoutesOptions {
   readonly maxAspectBytes: number;
   /** Most proposals accepted by one batch request. */
   readonly maxBatchProposals: number;
+  /** The clock a new trace id starts with (DataHub's trace ids begin with the time). */
+  readonly now: () => number;
+  /** The random halves of trace and span ids. Default: the system's random bytes. */
+  readonly random?: RandomHex;
 }
 
 /** Rest.li's `async` action parameter: a string ("true", "false", "unset") in DataHub, a boolean from some clients. */
@@ -47,28 +55,38 @@ const EXAMPLE_PROPOSAL = {
 };
 
 /**
- * The write endpoints. Every proposal is validated in full before anything is published. Validating and encoding a
- * large aspect (a few megabytes) takes tens of milliseconds a step: the handlers give the event loop a turn between
- * steps once they have held it for a slice ({@link TimeSlice}), so that other requests are not held up behind them.
+ * The write endpoints. A request that waits for its writes has every proposal validated in full before anything is
+ * published: one invalid proposal refuses the request. An asynchronous one (`async=true`) is accepted once it is on the
+ * log, as DataHub accepts it: each proposal is validated as it is applied, an invalid one refused on its own (see
+ * {@link screenProposal}). Either way the answer carries the write's trace id in `traceparent`, for the trace API.
+ * Validating and encoding a large aspect (a few megabytes) takes tens of milliseconds a step: the handlers give the
+ * event loop a turn between steps once they have held it for a slice ({@link TimeSlice}), so that other requests are
+ * not held up behind them.
  */
 export function ingestRoutes(options: IngestRoutesOptions): Route[] {
   const { registry, maxAspectBytes } = options;
-  const submit = async (
-    proposals: ValidatedProposal[],
-    context: RequestContext,
-    asyncFlag: boolean | undefined,
-    waitFor: 'indexed' | undefined,
-  ) => {
+  const random = options.random ?? randomHex;
+  const validate = (proposal: unknown) => validateProposal(registry, proposal, { maxAspectBytes });
+  /** Whether a request waits for its writes (and for the indices), from `async`, `wait` and the header. */
+  const modeOf = (context: RequestContext, asyncFlag: boolean | undefined, waitFor: 'indexed' | undefined) => {
     // Read-your-writes in the indices is asked for with the header or `?wait=indexed`; it implies waiting.
     const waitForIndexing = waitFor === 'indexed' || context.header(SYNC_INDEX_HEADER)?.toLowerCase() === 'true';
-    const wait = waitForIndexing || !(asyncFlag ?? options.asyncByDefault);
+    return { wait: waitForIndexing || !(asyncFlag ?? options.asyncByDefault), waitForIndexing };
+  };
+  const submit = async (
+    proposals: readonly SubmittedProposal[],
+    context: RequestContext,
+    mode: { readonly wait: boolean; readonly waitForIndexing: boolean },
+  ) => {
+    const traceId = writeTraceIdOf(context.traceId, options.now(), random);
     const result = await options.submitter.submit(proposals, {
       ...context,
+      traceId,
       authorization: { kind: 'caller', context },
-      wait,
-      waitForIndexing,
+      ...mode,
     });
-    return { wait, result, headers: outcomeHeaders(result, waitForIndexing) };
+    const trace = { traceparent: traceparentOf(traceId, random) };
+    return { result, headers: mode.wait ? { ...outcomeHeaders(result, mode.waitForIndexing), ...trace } : trace };
   };
 
   return [
@@ -80,15 +98,16 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       access: { kind: 'writes' },
       summary: 'Ingest one aspect (a MetadataChangeProposal).',
       description:
-        'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id. With `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, answers once search, browse, autocomplete and relationships show the write.',
+        'Synchronous by default: answers once the primary store holds the write. With async=true, answers as soon as the proposal is on the log, with its request id; it is validated as it is applied, and an invalid one is refused then (FailedMetadataChangeProposal_v1, the trace API). With `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, answers once search, browse, autocomplete and relationships show the write. The `traceparent` header of the answer names the write for `POST /openapi/v1/trace/write/{traceId}`.',
       body: z.object({ proposal: proposalObject, async: asyncParam }),
       query: z.object({ async: asyncParam, wait: waitParam }),
       example: { body: { proposal: EXAMPLE_PROPOSAL } },
       handle: async ({ body, query, context }) => {
-        const proposal = validateProposal(registry, body.proposal, { maxAspectBytes });
+        const mode = modeOf(context, body.async ?? query.async, query.wait);
+        const proposal = mode.wait ? validate(body.proposal) : screenProposal(body.proposal, validate);
         await new TimeSlice().pause();
-        const { wait, headers } = await submit([proposal], context, body.async ?? query.async, query.wait);
-        return wait ? { body: { value: 'success' }, headers } : accepted(context);
+        const { headers } = await submit([proposal], context, mode);
+        return mode.wait ? { body: { value: 'success' }, headers } : accepted(context, headers);
       },
     }),
     defineRoute({
@@ -97,7 +116,9 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       action: 'ingestProposalBatch',
       family: 'restli',
       access: { kind: 'writes' },
-      summary: 'Ingest several aspects; all are validated before any is published.',
+      summary: 'Ingest several aspects, applied proposal by proposal.',
+      description:
+        'Synchronous by default: every proposal is validated before any is published (one invalid proposal refuses the batch), and the answer says what became of each. With async=true, the batch is accepted once it is on the log, with its request id, and each proposal is validated as it is applied: the valid ones are written, an invalid one is refused on its own (FailedMetadataChangeProposal_v1, the trace API); only what cannot go on the log refuses the batch (a proposal that is not an object, nests too deep or is over the size limit, and a write the caller may not make). The `traceparent` header of the answer names the writes for `POST /openapi/v1/trace/write/{traceId}`.',
       body: z.object({ proposals: z.array(proposalObject).min(1).max(options.maxBatchProposals), async: asyncParam }),
       query: z.object({ async: asyncParam, wait: waitParam }),
       example: {
@@ -113,11 +134,12 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
         },
       },
       handle: async ({ body, query, context }) => {
-        const proposals = await validateAll(body.proposals, (proposal) =>
-          validateProposal(registry, proposal, { maxAspectBytes }),
-        );
-        const { wait, headers } = await submit(proposals, context, body.async ?? query.async, query.wait);
-        return wait ? { body: { value: 'success' }, headers } : accepted(context);
+        const mode = modeOf(context, body.async ?? query.async, query.wait);
+        const proposals = mode.wait
+          ? await validateAll(body.proposals, validate)
+          : await validateAll(body.proposals, (proposal) => screenProposal(proposal, validate));
+        const { headers } = await submit(proposals, context, mode);
+        return mode.wait ? { body: { value: 'success' }, headers } : accepted(context, headers);
       },
     }),
     defineRoute({
@@ -144,7 +166,7 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
       handle: async ({ body, query, context }) => {
         if (body.entity === undefined) throw new ValidationError("Missing required body field 'entity'");
         const proposals = proposalsFromSnapshot(registry, body.entity, body.systemMetadata, maxAspectBytes);
-        const { headers } = await submit(proposals, context, false, query.wait);
+        const { headers } = await submit(proposals, context, modeOf(context, false, query.wait));
         return { headers };
       },
     }),
@@ -152,10 +174,32 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
 }
 
 /**
+ * What an asynchronous ingest does with a proposal: a valid one is applied; an invalid one is put on the log anyway,
+ * to be refused with its reason as it is applied (a `RefusedProposal`), as DataHub accepts an asynchronous batch and
+ * validates each proposal as it applies it. Only what cannot go on the log is refused now, with the request (as
+ * DataHub's request parsing refuses it): a proposal that nests arrays and objects too deep, and one over the size
+ * limit. (A proposal that is not an object never gets here: the body's schema refuses it.)
+ */
+export function screenProposal(
+  proposal: Readonly<Record<string, unknown>>,
+  validate: (proposal: unknown) => ValidatedProposal,
+): SubmittedProposal {
+  checkNestingDepth(proposal, 'The proposal');
+  try {
+    return validate(proposal);
+  } catch (error) {
+    if (!(error instanceof StrataError) || error instanceof PayloadTooLargeError || error instanceof BadRequestError) {
+      throw error;
+    }
+    return { refused: error, input: proposal };
+  }
+}
+
+/**
  * Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid.
  * The error takes the class of the first problem (a proposal over the size limit stays a 413).
  */
-async function validateAll<T>(items: readonly unknown[], validate: (item: unknown) => T): Promise<T[]> {
+async function validateAll<I, T>(items: readonly I[], validate: (item: I) => T): Promise<T[]> {
   const problems: StrataError[] = [];
   const messages: string[] = [];
   const valid: T[] = [];
@@ -175,8 +219,8 @@ async function validateAll<T>(items: readonly unknown[], validate: (item: unknow
   return valid;
 }
 
-function accepted(context: RequestContext): RouteResponse {
-  return { body: { value: context.requestId } };
+function accepted(context: RequestContext, headers: Readonly<Record<string, string>>): RouteResponse {
+  return { body: { value: context.requestId }, headers };
 }
 
 /**

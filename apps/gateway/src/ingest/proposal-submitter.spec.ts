@@ -1,9 +1,9 @@
 import { readSchemas } from '@strata/schemas';
-import { ForbiddenError, UnavailableError, validateProposal } from '@strata/model';
+import { ForbiddenError, UnavailableError, ValidationError, validateProposal } from '@strata/model';
 import type { RequestContext } from '@strata/http';
 import { testEntityRegistry } from '@strata/model/testing';
-import { createEventSerde, defaultTopicNames } from '@strata/events';
-import type { MessageLog } from '@strata/log';
+import { createEventSerde, defaultTopicNames, RecordHeader } from '@strata/events';
+import type { MessageLog, OutgoingRecord } from '@strata/log';
 import type { OutcomeListener } from '../consumers/outcome-listener';
 import { ProposalSubmitter } from './proposal-submitter';
 
@@ -80,5 +80,55 @@ describe('ProposalSubmitter', () => {
     ).rejects.toThrow(ForbiddenError);
     expect(asked).toEqual(['caller', 'guards']);
     expect(published).toEqual(['{"checked":"caller"}']);
+  });
+
+  it('publishes proposals to refuse in their places, as received and marked with the refusal, without authorizing them', async () => {
+    const published: OutgoingRecord[] = [];
+    const log: MessageLog = {
+      publish: (records) => {
+        published.push(...records);
+        return Promise.resolve();
+      },
+      subscribe: () => Promise.reject(new Error('unused')),
+      close: () => Promise.resolve(),
+    };
+    const authorized: number[] = [];
+    const submitter = new ProposalSubmitter({
+      log,
+      serde,
+      topics: defaultTopicNames,
+      outcomes: { expect: () => Promise.resolve([]), cancel: () => undefined } as unknown as OutcomeListener,
+      outcomeTimeoutMs: 1_000,
+      readModels: [],
+      authorize: (_authorization, proposals) => {
+        authorized.push(proposals.length);
+        return Promise.resolve(proposals);
+      },
+    });
+    const input = { entityType: 'tag', entityUrn: 'urn:li:tag:Bad', changeType: 'UPSERT', aspectName: 'nope' };
+    const refused = { refused: new ValidationError('Unknown aspect nope for entity tag'), input };
+    const context = { actor: 'urn:li:corpuser:x' } as RequestContext;
+    await submitter.submit([proposal, refused, proposal], {
+      requestId: 'r',
+      actor: 'urn:li:corpuser:x',
+      traceId: 't',
+      wait: false,
+      authorization: { kind: 'caller', context },
+    });
+
+    expect(authorized).toEqual([2]);
+    expect(published.map((record) => [record.key, record.headers?.[RecordHeader.requestId]])).toEqual([
+      ['urn:li:tag:Unavailable', 'r/0'],
+      ['urn:li:tag:Bad', 'r/1'],
+      ['urn:li:tag:Unavailable', 'r/2'],
+    ]);
+    const [, marked] = published;
+    expect(JSON.parse(marked!.value.toString('utf8'))).toEqual(input);
+    expect(marked?.headers).toMatchObject({
+      [RecordHeader.refusal]: 'Unknown aspect nope for entity tag',
+      [RecordHeader.refusalCode]: 'validation',
+      [RecordHeader.traceId]: 't',
+    });
+    expect(published[0]?.headers?.[RecordHeader.refusal]).toBeUndefined();
   });
 });

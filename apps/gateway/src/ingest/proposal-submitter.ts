@@ -1,4 +1,4 @@
-import { errorFromCode, UnavailableError, type ValidatedProposal } from '@strata/model';
+import { errorFromCode, UnavailableError, type StrataError, type ValidatedProposal } from '@strata/model';
 import {
   originHeaders,
   RecordHeader,
@@ -57,6 +57,25 @@ export interface ProposalSubmitterOptions {
   ) => Promise<readonly ValidatedProposal[]>;
 }
 
+/**
+ * A proposal an asynchronous ingest accepts although it is invalid: DataHub takes such a batch once it is on the log
+ * and refuses the invalid proposals one by one as it applies them. It goes on the log as received (plain JSON, which
+ * the writer reads), marked with the refusal (`strata-refusal`): the writer refuses it with that reason — an outcome,
+ * a failed-proposal record, a write trace — and never applies it, so it needs no authorization.
+ */
+export interface RefusedProposal {
+  readonly refused: StrataError;
+  /** The proposal as the client sent it. */
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/** What a submission publishes: proposals to apply, and (asynchronous ingest only) proposals to refuse. */
+export type SubmittedProposal = ValidatedProposal | RefusedProposal;
+
+function isRefused(proposal: SubmittedProposal): proposal is RefusedProposal {
+  return 'refused' in proposal;
+}
+
 /** A read model, as the gateway learns it: its name and the change-log topics it consumes. */
 export interface ReadModel {
   readonly name: string;
@@ -79,8 +98,8 @@ export class ProposalSubmitter {
     return this.options.authorize === undefined ? proposals : this.options.authorize(authorization, proposals);
   }
 
-  async submit(requested: readonly ValidatedProposal[], submission: Submission): Promise<SubmitResult> {
-    const proposals = await this.authorize(submission.authorization, requested);
+  async submit(requested: readonly SubmittedProposal[], submission: Submission): Promise<SubmitResult> {
+    const proposals = await this.authorizeValid(submission.authorization, requested);
     const proposalIds =
       proposals.length === 1
         ? [submission.requestId]
@@ -89,15 +108,29 @@ export class ProposalSubmitter {
     const slice = new TimeSlice();
     const records = [];
     for (const [index, proposal] of proposals.entries()) {
-      records.push({
-        topic: this.options.topics.metadataChangeProposal,
-        key: proposal.urn.toString(),
-        value: this.options.serde.proposal.encode(this.toRecord(proposal)),
-        headers: {
-          ...originHeaders({ ...submission, requestId: proposalIds[index] ?? submission.requestId }),
-          ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
-        },
-      });
+      const headers = {
+        ...originHeaders({ ...submission, requestId: proposalIds[index] ?? submission.requestId }),
+        ...(submission.waitForIndexing === true ? { [RecordHeader.awaitIndexing]: 'true' } : {}),
+      };
+      records.push(
+        isRefused(proposal)
+          ? {
+              topic: this.options.topics.metadataChangeProposal,
+              key: typeof proposal.input['entityUrn'] === 'string' ? proposal.input['entityUrn'] : '',
+              value: Buffer.from(JSON.stringify(proposal.input), 'utf8'),
+              headers: {
+                ...headers,
+                [RecordHeader.refusal]: proposal.refused.message,
+                [RecordHeader.refusalCode]: proposal.refused.code,
+              },
+            }
+          : {
+              topic: this.options.topics.metadataChangeProposal,
+              key: proposal.urn.toString(),
+              value: this.options.serde.proposal.encode(this.toRecord(proposal)),
+              headers,
+            },
+      );
       await slice.pause();
     }
     const timeoutMs = Math.max(this.options.outcomeTimeoutMs, submission.outcomeTimeoutMs ?? 0);
@@ -137,6 +170,21 @@ export class ProposalSubmitter {
     }
     if (rejected.length > 0) throw rejectionOf(outcomes);
     return { outcomes, proposalIds, skippedIndexing };
+  }
+
+  /**
+   * Authorizes the proposals to apply, as {@link authorize} does, keeping those to refuse in their places: they write
+   * nothing, so they need no right.
+   */
+  private async authorizeValid(
+    authorization: WriteAuthorization,
+    requested: readonly SubmittedProposal[],
+  ): Promise<readonly SubmittedProposal[]> {
+    const valid = requested.filter((proposal): proposal is ValidatedProposal => !isRefused(proposal));
+    const authorized = await this.authorize(authorization, valid);
+    if (authorized.length !== valid.length) throw new Error('Authorizing writes must answer each of them, in order');
+    let next = 0;
+    return requested.map((proposal) => (isRefused(proposal) ? proposal : (authorized[next++] ?? proposal)));
   }
 
   /**
