@@ -31,6 +31,9 @@ function urlOf(path: string): string {
 /** A body no route takes: a caller refused for who it is must hear that, not what is wrong with its body. */
 const GARBAGE = '{"not json';
 
+/** The garbage body of a request of `method`: none for GET and HEAD, which carry none. */
+const garbageFor = (method: string) => (method === 'GET' || method === 'HEAD' ? undefined : GARBAGE);
+
 describe.each(['standalone', 'standalone-auth', 'distributed'] as const satisfies readonly SharedDeploymentName[])(
   '%s',
   (name) => {
@@ -40,7 +43,7 @@ describe.each(['standalone', 'standalone-auth', 'distributed'] as const satisfie
     let plainUser: Record<string, string>;
 
     const call = (operation: Operation, headers: Record<string, string>) =>
-      http.send(operation.method, urlOf(operation.path), operation.method === 'GET' ? undefined : GARBAGE, {
+      http.send(operation.method, urlOf(operation.path), garbageFor(operation.method), {
         'Content-Type': 'application/json',
         ...headers,
       });
@@ -131,7 +134,7 @@ describe.each(['standalone', 'standalone-auth', 'distributed'] as const satisfie
           for (const route of table.routes) {
             const path = `${urlOf(route.resource.replace(/:([A-Za-z0-9_]+)/g, '{$1}'))}${route.key ? `/${encodeURIComponent('urn:li:corpuser:x')}` : ''}${route.action ? `?action=${route.action}` : ''}`;
             for (const headers of [{}, plainUser, { Authorization: `Basic __datahub_system:not-the-secret` }]) {
-              const { status } = await direct.send(route.method, path, route.method === 'GET' ? undefined : GARBAGE, {
+              const { status } = await direct.send(route.method, path, garbageFor(route.method), {
                 'Content-Type': 'application/json',
                 ...headers,
               });

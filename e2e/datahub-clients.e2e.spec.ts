@@ -112,12 +112,50 @@ describe('standalone', () => {
       noCode: 'true',
       patchCapable: true,
       statefulIngestionCapable: true,
-      versions: { 'acryldata/datahub': { version: 'v1.0.0' }, strata: { version: expect.any(String) as unknown } },
+      versions: { 'acryldata/datahub': { version: 'v1.7.0' }, strata: { version: expect.any(String) as unknown } },
       datahub: { serverType: 'prod' },
     });
     expect(response.json).not.toHaveProperty('userType');
     const verbose = await http.get('/config?verbose=true');
     expect(verbose.json).toMatchObject({ noCode: 'true', userType: 'anonymous' });
+  });
+
+  it("advertises a version past every client threshold Strata serves, read as DataHub's client reads it", async () => {
+    const config = (await http.get('/config')).json as { versions: Record<string, { version: string }> };
+    // The client's parse: an optional `v`, three or four numbers, any suffix ignored; compared as tuples.
+    const match = /^v?(\d+)\.(\d+)\.(\d+)(?:\.(\d+))?/.exec(config.versions['acryldata/datahub']?.version ?? '');
+    const version = match === null ? [0, 0, 0, 0] : [1, 2, 3, 4].map((group) => Number(match[group] ?? 0));
+    const atLeast = (...wanted: number[]) => {
+      for (const [index, part] of version.entries()) {
+        const other = wanted[index] ?? 0;
+        if (part !== other) return part > other;
+      }
+      return true;
+    };
+    // server_config_util.py: OPEN_API_SDK and API_TRACING (the SDK writes over /openapi/v3 and traces its writes).
+    expect(atLeast(1, 0, 1, 0)).toBe(true);
+    // auto_status_aspect.py: ingestion sends the status it adds as a JSON Patch.
+    expect(atLeast(1, 7, 0)).toBe(true);
+    // Not DataHub Cloud: the cloud thresholds never apply.
+    expect((await http.get('/config')).json).toMatchObject({ datahub: { serverEnv: 'core' } });
+    // The status patch ingestion then sends is applied, keeping what the aspect held besides `removed`.
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,status_patch_threshold,PROD)';
+    const patch = {
+      proposal: {
+        entityType: 'dataset',
+        entityUrn: urn,
+        changeType: 'PATCH',
+        aspectName: 'status',
+        aspect: {
+          value: JSON.stringify([{ op: 'add', path: '/removed', value: false }]),
+          contentType: 'application/json-patch+json',
+        },
+      },
+      async: 'false',
+    };
+    expect((await http.post('/aspects?action=ingestProposal', patch)).status).toBe(200);
+    const read = await http.get(`/aspects/${encodeURIComponent(urn)}?aspect=status&version=0`);
+    expect(read.json).toMatchObject({ aspect: { 'com.linkedin.common.Status': { removed: false } } });
   });
 
   it('accepts a connector’s batch of new entity types, and reads each back as written', async () => {

@@ -157,6 +157,42 @@ describe.each(['standalone', 'standalone-kafka', 'distributed'] as const)('%s', 
     expect(owned['entities']).toEqual([orders]);
   });
 
+  it('walks lineage over several hops, with every path, at once after the writes that waited for it', async () => {
+    const source = datasetUrn(`${run}.lineage_source`, 'hive');
+    const middle = datasetUrn(`${run}.lineage_middle`, 'hive');
+    const end = datasetUrn(`${run}.lineage_end`, 'hive');
+    const upstreams = (...urns: string[]) => ({
+      upstreams: urns.map((urn) => ({ auditStamp: stamp, dataset: urn, type: 'TRANSFORMED' })),
+    });
+    await ingest(proposalOf(middle, 'upstreamLineage', upstreams(source)));
+    await ingest(proposalOf(end, 'upstreamLineage', upstreams(middle, source)));
+    const found = await post('/entities?action=searchAcrossLineage', {
+      urn: source,
+      direction: 'DOWNSTREAM',
+      input: '*',
+      start: 0,
+      count: 10,
+    });
+    expect(found.value).toMatchObject({
+      numEntities: 2,
+      truncated: false,
+      entities: [
+        {
+          entity: end,
+          degree: 1,
+          degrees: [1, 2],
+          paths: [
+            [source, end],
+            [source, middle, end],
+          ],
+        },
+        { entity: middle, degree: 1, paths: [[source, middle]] },
+      ],
+    });
+    const lineage = await post('/relationships?action=getLineage', { urn: end, direction: 'UPSTREAM', maxHops: 2 });
+    expect(lineage.value).toMatchObject({ total: 2, truncated: false });
+  });
+
   it('patches with DataHub’s templates, refuses a stale conditional write, and hides a soft-deleted entity', async () => {
     await ingest({
       ...proposalOf(customers, 'globalTags', [{ op: 'add', path: `/tags/${tag}`, value: { tag } }], {
@@ -201,6 +237,37 @@ describe.each(['standalone', 'standalone-kafka', 'distributed'] as const)('%s', 
       (value) => (JSON.parse(value.aspect.value) as { timestampMillis: number }).timestampMillis,
     );
     expect(points).toEqual([3_000, 2_000]);
+  });
+
+  it('applies an asynchronous batch proposal by proposal, and traces each write (DataHub’s trace API)', async () => {
+    const table = datasetUrn(`${run}.async`);
+    const written = await http.post(
+      '/aspects?action=ingestProposalBatch',
+      {
+        proposals: [
+          proposalOf(table, 'status', { removed: false }),
+          proposalOf(table, 'datasetProperties', { description: 7 }),
+        ],
+        async: 'true',
+      },
+      root,
+    );
+    expect(written.status).toBe(200);
+    const traceId = written.headers.get('traceparent')?.split('-')[1] ?? '';
+    await eventually(
+      async () => {
+        const traced = await post(`/openapi/v1/trace/write/${traceId}?onlyIncludeErrors=false`, {
+          [table]: ['status', 'datasetProperties'],
+        });
+        expect(traced).toMatchObject({
+          [table]: {
+            status: { success: true, searchStorage: { writeStatus: 'ACTIVE_STATE' } },
+            datasetProperties: { success: false, primaryStorage: { writeStatus: 'ERROR' } },
+          },
+        });
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
   });
 
   it('rolls back an ingestion run, and deletes references and entities for good', async () => {

@@ -379,11 +379,6 @@ describe('standalone', () => {
         "Missing required body field 'filter.or.0.and.0.field'",
       ],
       ['a filter that is not an object', { input: '*', entity: 'dataset', filter: 'platform=hive' }, 'filter'],
-      [
-        'an unknown filter field',
-        { input: '*', entity: 'dataset', filter: { or: [{ and: [{ field: 'colour', value: 'red' }] }] } },
-        'Unknown filter field colour',
-      ],
       ['unbalanced quotes', { input: '"orders', entity: 'dataset' }, 'a quote is not closed'],
       ['a missing input', { entity: 'dataset' }, "Missing required body field 'input'"],
     ])('answers 400 for %s in a search', async (_case, body, message) => {

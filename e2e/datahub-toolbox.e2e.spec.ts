@@ -1,0 +1,361 @@
+/**
+ * What DataHub's CLI and Python SDK call after ingestion, outside GraphQL, replayed as they send it (request shapes
+ * read from DataHub's client code) against the standalone process: search in the shapes they parse, listing,
+ * counting and scrolling, runs, relationships through the OpenAPI v1 path. Writes wait for the indices
+ * (`X-DataHub-Sync-Index-Update`), so reads right after them see them. Names carry a per-run tag: the deployment is
+ * shared with other suites.
+ */
+import { randomUUID } from 'node:crypto';
+import { datasetUrn, ingestProposalBatchBody, proposalOf, startDeployment, TestHttpClient } from '@strata/testing';
+
+const tag = randomUUID().slice(0, 8);
+const platform = `toolbox${tag}`;
+const platformUrn = `urn:li:dataPlatform:${platform}`;
+const syncIndex = { 'X-DataHub-Sync-Index-Update': 'true' };
+/** What DataHub's Python client sends with every request. */
+const pythonClient = { 'X-RestLi-Protocol-Version': '2.0.0', 'X-DataHub-Py-Cli-Version': '1.2.0.1' };
+const run = `toolbox-run-${tag}`;
+const datasets = ['alpha', 'beta', 'gamma', 'delta'].map((name) => datasetUrn(`${name}_${tag}`, platform));
+const domain = `urn:li:domain:toolbox-${tag}`;
+
+let http: TestHttpClient;
+
+async function ingestAll(
+  proposals: readonly ReturnType<typeof proposalOf>[],
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const response = await http.post('/aspects?action=ingestProposalBatch', ingestProposalBatchBody(proposals), {
+    ...syncIndex,
+    ...headers,
+  });
+  expect(response.status).toBe(200);
+}
+
+beforeAll(async () => {
+  http = new TestHttpClient((await startDeployment('standalone')).baseUrl);
+  const systemMetadata = { runId: run, lastObserved: 1_700_000_000_000 };
+  await ingestAll([
+    ...datasets.map((urn, index) =>
+      proposalOf(
+        urn,
+        'datasetProperties',
+        { name: urn.split(',')[1], description: `toolbox table ${index}`, customProperties: { rank: String(index) } },
+        { systemMetadata },
+      ),
+    ),
+    ...datasets.map((urn) =>
+      proposalOf(urn, 'browsePaths', { paths: [`/prod/${platform}/warehouse`] }, { systemMetadata }),
+    ),
+    proposalOf(domain, 'domainProperties', { name: `Finance ${tag}` }, { systemMetadata }),
+    proposalOf(datasets[0]!, 'domains', { domains: [domain] }, { systemMetadata }),
+    proposalOf(datasets[1]!, 'upstreamLineage', {
+      upstreams: [
+        { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, type: 'TRANSFORMED', dataset: datasets[0] },
+      ],
+    }),
+  ]);
+  // The last dataset is soft-deleted.
+  await ingestAll([proposalOf(datasets[3]!, 'status', { removed: true }, { systemMetadata })]);
+});
+
+describe('search answers in the shape each caller parses', () => {
+  const byPlatform = { or: [{ and: [{ field: 'platform', values: [platformUrn], condition: 'EQUAL' }] }] };
+
+  it("answers DataHub's clients in the current shape: get_domain_urn_by_name's request and read", async () => {
+    // DataHubGraph.get_domain_urn_by_name: a search of domains by name, reading value.entities[0]["entity"].
+    const response = await http.post(
+      '/entities?action=search',
+      {
+        input: '*',
+        entity: 'domain',
+        start: 0,
+        count: 10,
+        filter: { or: [{ and: [{ field: 'name', values: [`Finance ${tag}`], condition: 'EQUAL' }] }] },
+      },
+      pythonClient,
+    );
+    expect(response.status).toBe(200);
+    const value = (response.json as { value: { entities: { entity: string }[]; metadata: unknown } }).value;
+    expect(value.entities.map((entity) => entity.entity)).toEqual([domain]);
+    expect(value.metadata).toEqual(expect.objectContaining({ aggregations: expect.any(Array), suggestions: [] }));
+  });
+
+  it('keeps the interface document’s shape for everyone else, and lets a caller or the server choose', async () => {
+    const body = { input: '*', entity: 'dataset', start: 0, count: 10, filter: byPlatform };
+    const plain = (await http.post('/entities?action=search', body)).json as {
+      value: { entities: string[]; metadata: { urns: string[] } };
+    };
+    expect(plain.value.entities).toEqual(datasets.slice(0, 3).sort());
+    expect(plain.value.metadata.urns).toEqual(plain.value.entities);
+    const chosen = await http.post('/entities?action=search', body, { 'X-Strata-Response-Shape': 'current' });
+    const current = (chosen.json as { value: { entities: { entity: string; matchedFields: unknown[] }[] } }).value;
+    expect(current.entities.map((entity) => entity.entity)).toEqual(plain.value.entities);
+    const facets = (
+      chosen.json as { value: { metadata: { aggregations: { name: string; filterValues: unknown[] }[] } } }
+    ).value.metadata.aggregations;
+    expect(facets.find((facet) => facet.name === 'platform')?.filterValues).toEqual([
+      { value: platformUrn, facetCount: 3 },
+    ]);
+    const wrong = await http.post('/entities?action=search', body, { 'X-Strata-Response-Shape': 'newest' });
+    expect(wrong.status).toBe(400);
+    expect((wrong.json as { message: string }).message).toContain('X-Strata-Response-Shape must be one of');
+  });
+
+  it("matches nothing of a type that lacks a filter's field: the CLI's --env expansion across every type", async () => {
+    // `datahub delete --env PROD`'s filter groups (graph/filters.py), over every entity type.
+    const response = await http.post(
+      '/entities?action=searchAcrossEntities',
+      {
+        input: '*',
+        start: 0,
+        count: 100,
+        filter: {
+          or: [
+            {
+              and: [
+                { field: 'origin', value: 'PROD', condition: 'EQUAL' },
+                { field: 'platform.keyword', values: [platformUrn], condition: 'EQUAL' },
+              ],
+            },
+            {
+              and: [
+                { field: 'customProperties', value: 'env=PROD' },
+                { field: 'platform.keyword', values: [platformUrn] },
+              ],
+            },
+            {
+              and: [
+                { field: 'env', value: 'PROD' },
+                { field: 'platform.keyword', values: [platformUrn] },
+              ],
+            },
+          ],
+        },
+      },
+      pythonClient,
+    );
+    expect(response.status).toBe(200);
+    const value = (response.json as { value: { numEntities: number; entities: { entity: string }[] } }).value;
+    expect(value.entities.map((entity) => entity.entity).sort()).toEqual(datasets.slice(0, 3).sort());
+  });
+
+  it('honours searchFlags and sort', async () => {
+    const base = { input: '*', entity: 'dataset', start: 0, count: 10, filter: byPlatform };
+    const withDeleted = await http.post('/entities?action=search', {
+      ...base,
+      searchFlags: { includeSoftDeleted: true, skipAggregates: true, skipHighlighting: true, skipCache: true },
+    });
+    const value = (
+      withDeleted.json as { value: { entities: string[]; metadata: { searchResultMetadatas: unknown[] } } }
+    ).value;
+    expect(value.entities).toEqual([...datasets].sort());
+    expect(value.metadata.searchResultMetadatas).toEqual([]);
+    const sorted = await http.post('/entities?action=search', {
+      ...base,
+      sortCriteria: [{ field: 'customProperties', order: 'DESCENDING' }],
+    });
+    expect((sorted.json as { value: { entities: string[] } }).value.entities).toEqual([
+      datasets[2],
+      datasets[1],
+      datasets[0],
+    ]);
+  });
+
+  it('answers browse and relationships in the current shape to DataHub’s clients', async () => {
+    const browse = await http.post(
+      '/entities?action=browse',
+      { path: `/prod/${platform}/warehouse`, entity: 'dataset', start: 0, limit: 10 },
+      pythonClient,
+    );
+    expect(browse.json).toEqual({
+      value: expect.objectContaining({
+        groups: [],
+        numGroups: 0,
+        numElements: 3,
+        numEntities: 3,
+        metadata: { path: `/prod/${platform}/warehouse`, totalNumEntities: 3 },
+        entities: datasets
+          .slice(0, 3)
+          .sort()
+          .map((urn) => ({ name: urn, urn })),
+      }),
+    });
+    const relationships = await http.get(
+      `/relationships?urn=${encodeURIComponent(datasets[1]!)}&direction=OUTGOING&types=List(DownstreamOf)`,
+      pythonClient,
+    );
+    expect(relationships.json).toEqual({
+      start: 0,
+      count: 1,
+      total: 1,
+      relationships: [expect.objectContaining({ type: 'DownstreamOf', entity: datasets[0] })],
+    });
+  });
+});
+
+describe('listing, counting and scrolling', () => {
+  it('lists URNs from the store, soft-deleted ones included (list_all_entity_urns)', async () => {
+    const urns: string[] = [];
+    let total = 0;
+    // The SDK pages with start/count until a page comes back empty.
+    for (let start = 0; ; start += 1000) {
+      const response = await http.post(
+        '/entities?action=listUrns',
+        { entity: 'dataset', start, count: 1000 },
+        pythonClient,
+      );
+      const value = (response.json as { value: { entities: string[]; total: number } }).value;
+      total = value.total;
+      if (value.entities.length === 0) break;
+      urns.push(...value.entities);
+    }
+    expect(urns.length).toBe(total);
+    for (const urn of datasets) expect(urns).toContain(urn);
+    const unknown = await http.post('/entities?action=listUrns', { entity: 'nonsense', start: 0, count: 10 });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('counts aspects by URN pattern (get_aspect_counts) and entities by type', async () => {
+    const count = await http.post(
+      '/aspects?action=getCount',
+      { aspect: 'datasetProperties', urnLike: `urn:li:dataset:(urn:li:dataPlatform:${platform},%` },
+      pythonClient,
+    );
+    expect(count.json).toEqual({ value: 4 });
+    const one = await http.post('/entities?action=getTotalEntityCount', { entity: 'domain' });
+    expect((one.json as { value: number }).value).toBeGreaterThanOrEqual(1);
+    const many = await http.post('/entities?action=batchGetTotalEntityCount', { entities: ['domain', 'dataset'] });
+    expect(Object.keys((many.json as { value: Record<string, number> }).value).sort()).toEqual(['dataset', 'domain']);
+  });
+
+  it('filters, lists, answers existence, browse paths and the legacy batch get', async () => {
+    const filter = { or: [{ and: [{ field: 'platform', values: [platformUrn] }] }] };
+    const listed = await http.post('/entities?action=list', { entity: 'dataset', filter, start: 0, count: 2 });
+    expect(listed.json).toEqual({
+      value: { entities: datasets.slice(0, 3).sort().slice(0, 2), start: 0, count: 2, total: 3 },
+    });
+    const filtered = await http.post(
+      '/entities?action=filter',
+      { entity: 'dataset', filter, start: 0, count: 10 },
+      pythonClient,
+    );
+    expect((filtered.json as { value: { numEntities: number } }).value.numEntities).toBe(3);
+
+    const exists = (urn: string, includeSoftDelete?: boolean) =>
+      http.post('/entities?action=exists', { urn, ...(includeSoftDelete === undefined ? {} : { includeSoftDelete }) });
+    expect((await exists(datasets[3]!)).json).toEqual({ value: true });
+    expect((await exists(datasets[3]!, false)).json).toEqual({ value: false });
+    expect((await exists(datasetUrn(`never_${tag}`, platform))).json).toEqual({ value: false });
+    expect((await exists('not a urn')).status).toBe(400);
+
+    const paths = await http.post('/entities?action=getBrowsePaths', { urn: datasets[0] });
+    expect(paths.json).toEqual({ value: [`/prod/${platform}/warehouse`] });
+
+    const batch = await http.get(
+      `/entities?ids=List(${encodeURIComponent(datasets[0]!)},nonsense)&aspects=List(datasetProperties)`,
+    );
+    const body = batch.json as {
+      results: Record<string, { value: Record<string, { urn: string }> }>;
+      errors: Record<string, unknown>;
+    };
+    expect(Object.values(body.results[datasets[0]!]!.value)[0]!.urn).toBe(datasets[0]);
+    expect(Object.keys(body.errors)).toEqual(['nonsense']);
+  });
+
+  it('scrolls across entities page by page with a cursor, to the end', async () => {
+    const seen: string[] = [];
+    let scrollId: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const response = await http.post(
+        '/entities?action=scrollAcrossEntities',
+        {
+          entities: ['dataset', 'domain'],
+          input: '*',
+          count: 2,
+          filter: { or: [{ and: [{ field: 'platform', values: [platformUrn] }] }] },
+          ...(scrollId === undefined ? {} : { scrollId }),
+        },
+        pythonClient,
+      );
+      expect(response.status).toBe(200);
+      const value = (response.json as { value: { entities: { entity: string }[]; scrollId?: string } }).value;
+      seen.push(...value.entities.map((entity) => entity.entity));
+      scrollId = value.scrollId;
+      if (scrollId === undefined) break;
+    }
+    expect(seen).toEqual(datasets.slice(0, 3).sort());
+    const bad = await http.post('/entities?action=scrollAcrossEntities', { input: '*', count: 2, scrollId: 'garbage' });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('ingestion runs (datahub ingest list-runs / show)', () => {
+  it('lists the run and describes what it wrote', async () => {
+    // `datahub ingest show --run-id X -a`: POST /runs?action=describe.
+    const describe = await http.post(
+      '/runs?action=describe',
+      { runId: run, start: 0, count: 100, includeSoft: true, includeAspect: true },
+      pythonClient,
+    );
+    const rows = (
+      describe.json as { value: { urn: string; aspectName: string; aspect?: unknown; keyAspect: boolean }[] }
+    ).value;
+    // What the run wrote, and the key and default aspects its writes created with its run id.
+    expect(new Set(rows.map((row) => row.urn))).toEqual(new Set([...datasets, domain]));
+    expect(rows.filter((row) => row.aspectName === 'datasetProperties')).toHaveLength(4);
+    expect(rows.filter((row) => row.keyAspect).map((row) => row.aspectName)).toContain('datasetKey');
+    expect(rows.find((row) => row.urn === domain && row.aspectName === 'domainProperties')).toEqual(
+      expect.objectContaining({ aspect: { name: `Finance ${tag}` }, keyAspect: false }),
+    );
+    const visible = (
+      (await http.post('/runs?action=describe', { runId: run, start: 0, count: 100 })).json as {
+        value: { urn: string }[];
+      }
+    ).value;
+    expect(visible).toHaveLength(rows.filter((row) => row.urn !== datasets[3]).length);
+
+    // `datahub ingest list-runs`: POST /runs?action=list {pageOffset, pageSize, includeSoft}.
+    const list = await http.post(
+      '/runs?action=list',
+      { pageOffset: 0, pageSize: 1000, includeSoft: true },
+      pythonClient,
+    );
+    expect(list.status).toBe(200);
+    const runs = (list.json as { value: { runId: string; rows: number; timestamp: number }[] }).value;
+    expect(runs.find((entry) => entry.runId === run)).toEqual({
+      runId: run,
+      rows: rows.length,
+      timestamp: 1_700_000_000_000,
+    });
+    const withoutSoft = (
+      (await http.post('/runs?action=list', { pageOffset: 0, pageSize: 1000, includeSoft: false })).json as {
+        value: { runId: string; rows: number }[];
+      }
+    ).value;
+    expect(withoutSoft.find((entry) => entry.runId === run)?.rows).toBe(visible.length);
+    const missing = await http.post('/runs?action=describe', { start: 0, count: 10 });
+    expect(missing.status).toBe(400);
+  });
+});
+
+describe('relationships over the OpenAPI v1 path (datahub relationships query, migrate, get_related_entities)', () => {
+  it('pages the related entities as the SDK reads them', async () => {
+    const query = (direction: string, start = 0) =>
+      http.get(
+        `/openapi/relationships/v1/?urn=${encodeURIComponent(datasets[0]!)}&direction=${direction}&relationshipTypes=DownstreamOf&relationshipTypes=Consumes&start=${start}`,
+        pythonClient,
+      );
+    const incoming = await query('INCOMING');
+    expect(incoming.json).toEqual({
+      start: 0,
+      count: 1,
+      total: 1,
+      entities: [{ urn: datasets[1], relationshipType: 'DownstreamOf' }],
+    });
+    expect((await query('INCOMING', 1)).json).toEqual({ start: 1, count: 0, total: 1, entities: [] });
+    const bad = await http.get(
+      `/openapi/relationships/v1/?urn=${encodeURIComponent(datasets[0]!)}&direction=SIDEWAYS&relationshipTypes=X`,
+    );
+    expect(bad.status).toBe(400);
+  });
+});
