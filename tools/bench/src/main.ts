@@ -16,6 +16,7 @@ import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
 import { largeAspectScenario, printLargeAspectReport } from './large-aspect-bench';
+import { lineageScenarios, printLineageReport } from './lineage-bench';
 import { printSearchReport, searchScenarios } from './search-bench';
 import { printTimeseriesReport, timeseriesScenarios } from './timeseries-bench';
 import {
@@ -32,7 +33,10 @@ import {
 } from '@strata/testing';
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
-/** `search`, `ingest` (with reads), `large-aspect` or `timeseries` runs only those scenarios; unset, all of them. */
+/**
+ * `search`, `ingest` (with reads), `large-aspect`, `timeseries` or `lineage` runs only those scenarios; unset, all of
+ * them.
+ */
 const only = process.env['BENCH_ONLY'];
 
 interface Figures {
@@ -145,6 +149,12 @@ async function main(): Promise<void> {
     printLargeAspectReport(largeAspect);
     return;
   }
+  if (only === 'lineage') {
+    const lineage = await lineageScenarios();
+    writeReport({ date: new Date().toISOString(), machine: machine(), lineage });
+    printLineageReport(lineage);
+    return;
+  }
   if (only === 'timeseries') {
     const timeseries = await timeseriesScenarios();
     writeReport({ date: new Date().toISOString(), machine: machine(), durationSeconds, timeseries });
@@ -206,6 +216,7 @@ async function main(): Promise<void> {
     const largeAspect = only === 'ingest' ? undefined : await largeAspectScenario();
     const search = only === 'ingest' ? undefined : await searchScenarios(baseline.baseUrl);
     const timeseries = only === 'ingest' ? undefined : await timeseriesScenarios();
+    const lineage = only === 'ingest' ? undefined : await lineageScenarios();
 
     const report = {
       date: new Date().toISOString(),
@@ -219,12 +230,14 @@ async function main(): Promise<void> {
       ...(largeAspect === undefined ? {} : { largeAspect }),
       ...(search === undefined ? {} : { search }),
       ...(timeseries === undefined ? {} : { timeseries }),
+      ...(lineage === undefined ? {} : { lineage }),
     };
     const file = writeReport(report);
     printTable(comparisons);
     if (largeAspect !== undefined) printLargeAspectReport(largeAspect);
     if (search !== undefined) printSearchReport(search);
     if (timeseries !== undefined) printTimeseriesReport(timeseries);
+    if (lineage !== undefined) printLineageReport(lineage);
     if ('directProducer' in kafka) {
       const { proposals, seconds, proposalsPerSecond } = kafka.directProducer;
       process.stdout.write(
