@@ -41,15 +41,8 @@ export interface AspectStore {
   /** Outbox records not yet marked published, oldest first, at most `limit`. */
   pendingOutbox(limit: number): Promise<PendingOutboxRecord[]>;
 
-  /**
-   * Marks outbox records published (idempotent: unknown or already-marked ids are ignored) and, when given, records
-   * their publication on the proposals' write traces as {@link recordPublication} does — in the same transaction where
-   * the engine allows (SQLite), else first: one durable write per relay round rather than two.
-   */
-  markPublished(
-    ids: readonly string[],
-    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
-  ): Promise<void>;
+  /** Marks outbox records published (idempotent: unknown or already-marked ids are ignored). */
+  markPublished(ids: readonly string[]): Promise<void>;
 
   /**
    * The write traces of `traceId` for these (urn, aspect), in no particular order; those never recorded are absent.

@@ -389,13 +389,8 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromOutboxDocument);
   }
 
-  async markPublished(
-    ids: readonly string[],
-    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
-  ): Promise<void> {
+  async markPublished(ids: readonly string[]): Promise<void> {
     this.assertOpen();
-    // The publication first: a crash between the two leaves the records pending, to be published and recorded again.
-    if (publication !== undefined) await this.recordPublication(publication.proposalIds, publication.ends);
     const sequenceNumbers = parseOutboxIds(ids);
     if (sequenceNumbers.length > 0) await this.collections.outbox.deleteMany({ _id: { $in: sequenceNumbers } });
   }

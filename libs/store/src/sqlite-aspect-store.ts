@@ -324,24 +324,11 @@ export class SqliteAspectStore implements AspectStore {
     });
   }
 
-  markPublished(
-    ids: readonly string[],
-    publication?: { readonly proposalIds: readonly string[]; readonly ends: readonly LogEnd[] },
-  ): Promise<void> {
+  markPublished(ids: readonly string[]): Promise<void> {
     return settle(() => {
       // Ids this store never handed out (not a decimal integer) cannot be pending: ignored, as the port requires.
       const numeric = ids.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number);
-      if (publication === undefined || publication.proposalIds.length === 0) {
-        if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
-        return;
-      }
-      // One transaction, one sync to disk: the traces' publication and the records leaving the outbox.
-      this.db
-        .transaction(() => {
-          this.writeTraces.recordPublication(publication.proposalIds, publication.ends);
-          if (numeric.length > 0) this.markPublishedTransaction(numeric);
-        })
-        .immediate();
+      if (numeric.length > 0) this.markPublishedTransaction.immediate(numeric);
     });
   }
 

@@ -100,8 +100,7 @@ export function describeWriteTraceContract(
         writeTraces: [published, sameProposal, other],
       });
 
-      // With the outbox marked, in the same durable write (the relay's way), or alone.
-      await store.markPublished([], { proposalIds: [`${urn}/p`, `${urn}/unknown`], ends: ENDS });
+      await store.recordPublication([`${urn}/p`, `${urn}/unknown`], ENDS);
       await store.recordPublication([], ENDS);
       // Published again (the relay after a crash): the first, tighter bound stays.
       await store.recordPublication(

@@ -355,7 +355,7 @@ describe('OutboxRelay', () => {
       ).toEqual(['request-1', 'request-2/3']);
     });
 
-    it('given published change logs of traced proposals, records where the log ended on their traces before marking them', async () => {
+    it('given published change logs of traced proposals, records where the log ended on their traces', async () => {
       const relay = relayOf({
         traces: { topic: versioned, ends: () => Promise.resolve(ends), onError: (e) => errors.push(e) },
       });
@@ -367,6 +367,7 @@ describe('OutboxRelay', () => {
       });
 
       expect(await relay.flush()).toBe(true);
+      await relay.publicationsRecorded();
       expect(await publishedBefore('p')).toEqual(ends);
       expect(await publishedBefore('q')).toBeNull();
       expect(await pendingValues()).toEqual([]);
@@ -389,6 +390,7 @@ describe('OutboxRelay', () => {
       });
 
       expect(await relay.flush()).toBe(true);
+      await relay.publicationsRecorded();
       expect(log.publishedValues()).toEqual(['p/0']);
       expect(await pendingValues()).toEqual([]);
       expect(await publishedBefore('p')).toBeNull();

@@ -48,6 +48,9 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly backoff: Backoff;
   private readonly scheduler: Scheduler;
+  /** Proposals whose traces still wait for their publication to be recorded (see `noteTraced`). */
+  private readonly unrecorded = new Set<string>();
+  private recording: Promise<void> | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -70,6 +73,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.running;
+    await this.recording;
   }
 
   /**
@@ -105,32 +109,45 @@ export class OutboxRelay {
       const pending = await this.options.store.pendingOutbox(this.batchSize);
       if (pending.length === 0) return;
       await this.options.log.publish(pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })));
-      const publication = await this.publicationOf(pending);
-      await this.options.store.markPublished(
-        pending.map((record) => record.id),
-        ...(publication === undefined ? [] : [publication]),
-      );
+      await this.options.store.markPublished(pending.map((record) => record.id));
+      this.noteTraced(pending);
       if (pending.length < this.batchSize) return;
     }
   }
 
   /**
-   * The publication to record on the traces of the records' proposals, with the outbox marked: where the log ends now.
-   * Failing to measure it does not fail the drain (the records are on the log; publishing them again would not help):
-   * it is reported, and those traces never say their change logs are indexed.
+   * Records, off the drain's path, where the log ends now on the traces of these records' proposals: measured after
+   * they were published, so an upper bound on their positions. Rounds coalesce: while one measures and records, the
+   * proposals of later drains wait for the next, so a slow measurement (a Kafka offset fetch) never holds a write's
+   * publication. Failing to measure or record is reported, and those traces never say their change logs are indexed;
+   * so do the traces of a crash between a drain and its recording.
    */
-  private async publicationOf(
-    records: readonly OutboxRecord[],
-  ): Promise<{ proposalIds: string[]; ends: readonly LogEnd[] } | undefined> {
+  private noteTraced(records: readonly OutboxRecord[]): void {
     const traces = this.options.traces;
-    if (traces === undefined) return undefined;
-    const proposalIds = tracedProposalIds(records, traces.topic);
-    if (proposalIds.length === 0) return undefined;
+    if (traces === undefined) return;
+    for (const id of tracedProposalIds(records, traces.topic)) this.unrecorded.add(id);
+    if (this.unrecorded.size > 0) this.recording ??= this.recordPublications(traces);
+  }
+
+  /** The publications recorded so far: resolves once every drain finished so far has its publication recorded. */
+  async publicationsRecorded(): Promise<void> {
+    await this.recording;
+  }
+
+  private async recordPublications(traces: NonNullable<OutboxRelayOptions['traces']>): Promise<void> {
     try {
-      return { proposalIds, ends: await traces.ends() };
-    } catch (error) {
-      traces.onError(error);
-      return undefined;
+      while (this.unrecorded.size > 0) {
+        const proposalIds = [...this.unrecorded];
+        this.unrecorded.clear();
+        try {
+          await this.options.store.recordPublication(proposalIds, await traces.ends());
+        } catch (error) {
+          traces.onError(error);
+        }
+      }
+    } finally {
+      // In the same step as the last check: a later noteTraced either joined this round or starts another.
+      this.recording = undefined;
     }
   }
 

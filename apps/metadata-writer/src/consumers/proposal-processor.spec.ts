@@ -110,7 +110,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     findApplied: (ids) => store.findApplied(ids),
     commit,
     pendingOutbox: (limit) => store.pendingOutbox(limit),
-    markPublished: (ids, publication) => store.markPublished(ids, publication),
+    markPublished: (ids) => store.markPublished(ids),
     findWriteTraces: (traceId, keys) => store.findWriteTraces(traceId, keys),
     recordPublication: (proposalIds, ends) => store.recordPublication(proposalIds, ends),
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
