@@ -559,6 +559,87 @@ describe('hostile input to every public endpoint', () => {
     );
   });
 
+  it("DataHub's toolbox endpoints (listing, runs, lineage, timeline, traces, OpenAPI entities, usage, events): never a 5xx", async () => {
+    const sample = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.table,PROD)';
+    const actions = [
+      '/entities?action=filter',
+      '/entities?action=list',
+      '/entities?action=listUrns',
+      '/entities?action=exists',
+      '/entities?action=getTotalEntityCount',
+      '/entities?action=batchGetTotalEntityCount',
+      '/entities?action=getBrowsePaths',
+      '/entities?action=scrollAcrossEntities',
+      '/entities?action=searchAcrossLineage',
+      '/entities?action=scrollAcrossLineage',
+      '/relationships?action=getLineage',
+      '/aspects?action=getCount',
+      '/runs?action=list',
+      '/runs?action=describe',
+      '/usageStats?action=batchIngest',
+      '/usageStats?action=query',
+      '/usageStats?action=queryRange',
+      '/analytics?action=getTimeseriesStats',
+      '/platform?action=producePlatformEvent',
+      '/openapi/v3/entity/dataset',
+      '/openapi/v3/entity/dataset/batchGet',
+      '/openapi/v3/entity/scroll',
+      '/openapi/v2/entity/batch/dataset',
+      '/openapi/entities/v1/',
+      '/openapi/v1/trace/write/0123456789abcdef0123456789abcdef',
+    ];
+    const reads = [
+      `/openapi/timeline/v1/${encodeURIComponent(sample)}`,
+      '/openapi/relationships/v1/',
+      '/openapi/v3/relationship/scroll',
+      '/openapi/v1/events/poll',
+      '/openapi/v1/registry/models/entity/specifications',
+      `/openapi/v3/entity/dataset/${encodeURIComponent(sample)}`,
+      '/entities',
+    ];
+    const queries = fc.dictionary(
+      fc.constantFrom(
+        'urn',
+        'direction',
+        'relationshipTypes',
+        'categories',
+        'startTime',
+        'count',
+        'start',
+        'scrollId',
+        'topic',
+        'offsetId',
+        'limit',
+        'ids',
+        'aspects',
+        'raw',
+        'systemMetadata',
+        'query',
+        'sort',
+      ),
+      oddStrings.map(escapeLoosely),
+      { maxKeys: 4 },
+    );
+    const requests = fc.oneof(
+      fc.tuple(fc.constant('POST'), fc.constantFrom(...actions), queries, jsonValues),
+      fc.tuple(fc.constantFrom('PATCH', 'DELETE'), fc.constantFrom(actions[19]!, reads[5]!), queries, jsonValues),
+      fc.tuple(fc.constant('GET'), fc.constantFrom(...reads), queries, fc.constant(undefined)),
+    );
+    await fuzz('toolbox', requests, async ([method, path, query, body]) => {
+      const parameters = Object.entries(query)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('&');
+      const url = parameters === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${parameters}`;
+      const response = await http.send(
+        method,
+        url,
+        method === 'GET' || body === undefined ? undefined : JSON.stringify(body),
+        { 'Content-Type': 'application/json' },
+      );
+      checkAnswer(url, response);
+    });
+  });
+
   it('the schema registry, the OpenAPI routes and unknown paths: never a 5xx', async () => {
     const requests = fc.oneof(
       fc.tuple(

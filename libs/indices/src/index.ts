@@ -15,7 +15,7 @@ export type {
   RelationshipQuery,
   ScrolledEdge,
 } from './graph-index';
-export { MAX_EDGE_SCROLL_COUNT, passesWindow } from './graph-index';
+export { compareCodePoints, MAX_EDGE_SCROLL_COUNT, passesWindow } from './graph-index';
 export { SqliteGraphIndex } from './sqlite-graph-index';
 export type { SqliteGraphIndexOptions } from './sqlite-graph-index';
 export { ElasticsearchGraphIndex } from './elasticsearch-graph-index';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineRoute, restliErrorBody, restliListParam, toClientError, type Route } from '@strata/http';
-import { BadRequestError, StrataError, type EntityRegistry } from '@strata/model';
+import { defineRoute, restliListParam, type Route } from '@strata/http';
+import { BadRequestError, type EntityRegistry } from '@strata/model';
 import type { AspectStore } from '@strata/store';
 import { compileUrnPattern } from '../domain/urn-pattern';
-import type { EntityReader, ResolvedUrn } from '../reads/entity-reader';
-import { snapshotBody } from './read-routes';
+import type { EntityReader } from '../reads/entity-reader';
+import { batchRead, snapshotBody } from './read-routes';
 
 export interface ListingRouteOptions {
   readonly store: AspectStore;
@@ -138,22 +138,7 @@ export function listingRoutes(options: ListingRouteOptions): Route[] {
         ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)),
         aspects: restliListParam().optional(),
       }),
-      handle: async ({ query }) => {
-        const results: [string, unknown][] = [];
-        const errors: [string, unknown][] = [];
-        for (const id of query.ids) {
-          let resolved: ResolvedUrn;
-          try {
-            resolved = reader.resolve(id);
-          } catch (error) {
-            if (!(error instanceof StrataError)) throw error;
-            errors.push([id, restliErrorBody(toClientError(error))]);
-            continue;
-          }
-          results.push([id, snapshotBody(await reader.getEntity(resolved, query.aspects))]);
-        }
-        return { body: { results: Object.fromEntries(results), statuses: {}, errors: Object.fromEntries(errors) } };
-      },
+      handle: async ({ query }) => ({ body: await batchRead(reader, query.ids, query.aspects, snapshotBody) }),
     }),
   ];
 }

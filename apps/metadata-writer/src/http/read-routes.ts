@@ -53,25 +53,7 @@ export function readRoutes(reader: EntityReader): Route[] {
         ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)),
         aspects: restliListParam().optional(),
       }),
-      handle: async ({ query }) => {
-        // Entries, not assignments: an id such as "__proto__" must stay an ordinary key of the answer.
-        const results: [string, unknown][] = [];
-        const errors: [string, unknown][] = [];
-        for (const id of query.ids) {
-          let resolved: ResolvedUrn;
-          try {
-            resolved = reader.resolve(id);
-          } catch (error) {
-            if (!(error instanceof StrataError)) throw error;
-            errors.push([id, restliErrorBody(toClientError(error))]);
-            continue;
-          }
-          results.push([id, entityV2Body(await reader.getEntity(resolved, query.aspects))]);
-        }
-        return {
-          body: { results: Object.fromEntries(results), statuses: {}, errors: Object.fromEntries(errors) },
-        };
-      },
+      handle: async ({ query }) => ({ body: await batchRead(reader, query.ids, query.aspects, entityV2Body) }),
     }),
     defineRoute({
       method: 'GET',
@@ -101,6 +83,34 @@ export function readRoutes(reader: EntityReader): Route[] {
       },
     }),
   ];
+}
+
+/**
+ * A Rest.li batch get of entities: `{results, statuses, errors}`. An id that is no readable URN (malformed, of an unknown
+ * entity type, too long) is answered in `errors` under the id as given, with its Rest.li error; the others in `results`,
+ * as `toBody` renders them.
+ */
+export async function batchRead(
+  reader: EntityReader,
+  ids: readonly string[],
+  aspects: readonly string[] | undefined,
+  toBody: (entity: ReadEntity) => unknown,
+): Promise<Record<string, unknown>> {
+  // Entries, not assignments: an id such as "__proto__" must stay an ordinary key of the answer.
+  const results: [string, unknown][] = [];
+  const errors: [string, unknown][] = [];
+  for (const id of ids) {
+    let resolved: ResolvedUrn;
+    try {
+      resolved = reader.resolve(id);
+    } catch (error) {
+      if (!(error instanceof StrataError)) throw error;
+      errors.push([id, restliErrorBody(toClientError(error))]);
+      continue;
+    }
+    results.push([id, toBody(await reader.getEntity(resolved, aspects))]);
+  }
+  return { results: Object.fromEntries(results), statuses: {}, errors: Object.fromEntries(errors) };
 }
 
 function entityV2Body({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {

@@ -29,6 +29,16 @@ export interface ListingRouteOptions {
   readonly defaultShape: ResponseShape;
 }
 
+/** What `filter` and `list` take: one entity type, a filter, a sort, and a page. */
+const listingBody = z.object({
+  entity: z.string().min(1),
+  filter: optionalFilter,
+  sort: sortCriterionSchema.nullish(),
+  sortCriteria: z.array(sortCriterionSchema).max(10, 'at most 10 sort criteria').nullish(),
+  start: pageNumber('start').default(0),
+  count: pageSize('count').default(10),
+});
+
 /** The most results one scroll page holds (DataHub's own limit for a page). */
 const MAX_SCROLL_PAGE = 10_000;
 
@@ -58,14 +68,7 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
       description:
         'A search for `*` with the filter: in URN order, or in the order `sort`/`sortCriteria` ask for. Soft-deleted ' +
         'entities are hidden unless the filter names `removed`.',
-      body: z.object({
-        entity: z.string().min(1),
-        filter: optionalFilter,
-        sort: sortCriterionSchema.nullish(),
-        sortCriteria: z.array(sortCriterionSchema).max(10, 'at most 10 sort criteria').nullish(),
-        start: pageNumber('start').default(0),
-        count: pageSize('count').default(10),
-      }),
+      body: listingBody,
       handle: async ({ body, context }) => {
         const outcome = await searchAcross(search, {
           types: [body.entity],
@@ -92,14 +95,7 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
       description:
         'As `filter`, answering `{entities: [urn…], start, count, total}`: `count` is how many this page holds, `total` ' +
         'how many match.',
-      body: z.object({
-        entity: z.string().min(1),
-        filter: optionalFilter,
-        sort: sortCriterionSchema.nullish(),
-        sortCriteria: z.array(sortCriterionSchema).max(10, 'at most 10 sort criteria').nullish(),
-        start: pageNumber('start').default(0),
-        count: pageSize('count').default(10),
-      }),
+      body: listingBody,
       handle: async ({ body }) => {
         const outcome = await searchAcross(search, {
           types: [body.entity],

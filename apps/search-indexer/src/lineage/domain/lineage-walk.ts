@@ -1,4 +1,4 @@
-import type { Neighbour, NeighbourPage, RelationshipDirection } from '@strata/indices';
+import { compareCodePoints, type Neighbour, type NeighbourPage, type RelationshipDirection } from '@strata/indices';
 import { entityTypeOf, type HopReads, type LineageDirection, type LineageRegistry } from './lineage-registry';
 
 /**
@@ -337,18 +337,5 @@ function pathUrns(path: PathLink): string[] {
   return urns.reverse();
 }
 
-/** Code-point order, as the graph orders URNs (UTF-16 order, with surrogates moved above U+E000–U+FFFF). */
-export function compare(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const left = a.charCodeAt(index);
-    const right = b.charCodeAt(index);
-    if (left !== right) return codePointRank(left) - codePointRank(right);
-  }
-  return a.length - b.length;
-}
-
-function codePointRank(unit: number): number {
-  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
-  return unit >= 0xe000 ? unit - 0x800 : unit;
-}
+/** Code-point order, as the graph orders URNs. */
+export const compare = compareCodePoints;
