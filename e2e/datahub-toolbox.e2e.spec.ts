@@ -289,6 +289,19 @@ describe('listing, counting and scrolling', () => {
   });
 });
 
+describe('maintenance actions answered truthfully', () => {
+  it('accepts setWritable true, and refuses a read-only mode and retention it does not have with a clear 400', async () => {
+    const writable = await http.post('/entities?action=setWritable', { value: true });
+    expect(writable.status).toBe(200);
+    const readOnly = await http.post('/entities?action=setWritable', { value: false });
+    expect(readOnly.status).toBe(400);
+    expect((readOnly.json as { message: string }).message).toContain('A read-only mode is not supported');
+    const retention = await http.post('/entities?action=applyRetention', { aspectName: 'datasetProperties' });
+    expect(retention.status).toBe(400);
+    expect((retention.json as { message: string }).message).toContain('Version retention is not supported');
+  });
+});
+
 describe('ingestion runs (datahub ingest list-runs / show)', () => {
   it('lists the run and describes what it wrote', async () => {
     // `datahub ingest show --run-id X -a`: POST /runs?action=describe.

@@ -569,6 +569,8 @@ describe('hostile input to every public endpoint', () => {
       '/entities?action=getTotalEntityCount',
       '/entities?action=batchGetTotalEntityCount',
       '/entities?action=getBrowsePaths',
+      '/entities?action=setWritable',
+      '/entities?action=applyRetention',
       '/entities?action=scrollAcrossEntities',
       '/entities?action=searchAcrossLineage',
       '/entities?action=scrollAcrossLineage',
@@ -622,7 +624,12 @@ describe('hostile input to every public endpoint', () => {
     );
     const requests = fc.oneof(
       fc.tuple(fc.constant('POST'), fc.constantFrom(...actions), queries, jsonValues),
-      fc.tuple(fc.constantFrom('PATCH', 'DELETE'), fc.constantFrom(actions[19]!, reads[5]!), queries, jsonValues),
+      fc.tuple(
+        fc.constantFrom('PATCH', 'DELETE'),
+        fc.constantFrom('/openapi/v3/entity/dataset', reads[5]!),
+        queries,
+        jsonValues,
+      ),
       fc.tuple(fc.constant('GET'), fc.constantFrom(...reads), queries, fc.constant(undefined)),
     );
     await fuzz('toolbox', requests, async ([method, path, query, body]) => {

@@ -13,6 +13,7 @@ import { credentialsProposal, loginRoutes, type LoginRouteOptions } from './http
 import { OutcomeListener } from './consumers/outcome-listener';
 import { loginRecorder } from './auth/login-events';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
+import { maintenanceRoutes } from './http/maintenance-routes';
 import { deleteRoutes } from './http/delete-routes';
 import { rollbackRoutes } from './http/rollback-routes';
 import { ingestRoutes } from './http/ingest-routes';
@@ -175,6 +176,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
             }),
       }),
       ...schemaRegistryRoutes(options.serde, options.topics),
+      ...maintenanceRoutes(),
       ...configRoutes({
         capabilities: options.capabilities,
         strataVersion: options.strataVersion,
