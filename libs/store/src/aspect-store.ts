@@ -52,11 +52,14 @@ export interface AspectStore {
   findWriteTraces(traceId: string, keys: readonly AspectKey[]): Promise<WriteTrace[]>;
 
   /**
-   * Records, on the write traces of these proposals that have none yet, where the log ended right after it accepted
-   * their versioned change logs (`WriteTrace.publishedBefore`). Traces already holding ends keep them: the first
-   * publication's bound is the tighter one. Unknown proposal ids are ignored.
+   * Records that every outbox record up to and including `throughOutboxId` (an id {@link pendingOutbox} handed out)
+   * was on the log before it ended at `ends`, measured right after the log accepted them. Every write trace with a
+   * change log (`changeLogged`) recorded by a commit whose outbox records that covers then reports `ends` as its
+   * `publishedBefore`, unless an earlier
+   * publication already covered it: the first bound is the tighter one. Traces of a commit that appended no outbox
+   * record are never published. An id the store never handed out is ignored.
    */
-  recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void>;
+  recordPublication(throughOutboxId: string, ends: readonly LogEnd[]): Promise<void>;
 
   /**
    * The latest values last written by an ingestion run (their system metadata's `runId`), by URN then aspect, at most

@@ -126,6 +126,7 @@ describe('MongoAspectStore document layout', () => {
       appliedProposals: 'applied_proposal',
       marks: 'mark',
       writeTraces: 'write_trace',
+      writeTracePublications: 'write_trace_publication',
     });
     expect(mongoCollectionNames('tenant1_').aspects).toBe('tenant1_metadata_aspect_v2');
   });

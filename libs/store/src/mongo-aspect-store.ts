@@ -107,7 +107,7 @@ export class MongoAspectStore implements AspectStore {
         collections,
         options.now ?? Date.now,
         listedAspectsOf(options.listedAspects),
-        await MongoWriteTraces.prepare(db, names.writeTraces),
+        await MongoWriteTraces.prepare(db, names.writeTraces, names.writeTracePublications),
       );
     } catch (error) {
       if (ownsClient) await client.close();
@@ -179,9 +179,10 @@ export class MongoAspectStore implements AspectStore {
             'a proposal of this commit was recorded as applied by a concurrent commit',
           );
         }
-        await this.writeTraces.record(commit.writeTraces ?? [], session);
-        // Last, so that the sequence document (which every commit writes) is held for as short a time as possible.
-        await this.appendOutbox(commit.outbox, session);
+        // Near the end, so that the sequence document (which every commit writes) is held for as short a time as
+        // possible; the traces follow it, as they record the id of the commit's last outbox record.
+        const outboxPosition = await this.appendOutbox(commit.outbox, session);
+        await this.writeTraces.record(commit.writeTraces ?? [], outboxPosition, session);
       }, TRANSACTION_OPTIONS);
     } finally {
       await session.endSession();
@@ -320,8 +321,11 @@ export class MongoAspectStore implements AspectStore {
     return { latest, timeseries };
   }
 
-  /** Takes the next outbox ids from the sequence and inserts the records under them, in the session's transaction. */
-  private async appendOutbox(records: readonly OutboxRecord[], session: ClientSession): Promise<void> {
+  /**
+   * Takes the next outbox ids from the sequence and inserts the records under them, in the session's transaction;
+   * returns the last id taken (null for no records).
+   */
+  private async appendOutbox(records: readonly OutboxRecord[], session: ClientSession): Promise<number | null> {
     const sequence = await this.collections.outboxSequence.findOneAndUpdate(
       { _id: OUTBOX_SEQUENCE_ID },
       { $inc: { last: records.length, commits: 1 } },
@@ -335,6 +339,7 @@ export class MongoAspectStore implements AspectStore {
         { session },
       );
     }
+    return records.length > 0 ? sequence.last : null;
   }
 
   /** The rows of the restore sequence from the request's start: the latest values, then the timeseries values. */
@@ -400,9 +405,11 @@ export class MongoAspectStore implements AspectStore {
     return this.writeTraces.find(traceId, keys);
   }
 
-  async recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void> {
+  async recordPublication(throughOutboxId: string, ends: readonly LogEnd[]): Promise<void> {
     this.assertOpen();
-    await this.writeTraces.recordPublication(proposalIds, ends);
+    // An id this store never handed out covers nothing of it.
+    const [through] = parseOutboxIds([throughOutboxId]);
+    if (through !== undefined) await this.writeTraces.recordPublication(through, ends);
   }
 
   async findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
@@ -621,6 +628,8 @@ export interface MongoCollectionNames {
   readonly marks: string;
   /** Write traces (see `AspectStore.findWriteTraces`). */
   readonly writeTraces: string;
+  /** The publications the outbox relay recorded (see `AspectStore.recordPublication`). */
+  readonly writeTracePublications: string;
 }
 
 export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
@@ -632,6 +641,7 @@ export function mongoCollectionNames(prefix = ''): MongoCollectionNames {
     appliedProposals: `${prefix}applied_proposal`,
     marks: `${prefix}mark`,
     writeTraces: `${prefix}write_trace`,
+    writeTracePublications: `${prefix}write_trace_publication`,
   };
 }
 

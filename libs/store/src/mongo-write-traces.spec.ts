@@ -28,9 +28,12 @@ describe('MongoAspectStore write-trace documents', () => {
     expect(toWriteTraceDocument({ ...trace, aspect: 'ownership' })._id).not.toBe(document._id);
   });
 
-  it('round-trip every field, a new record unpublished', () => {
+  it('round-trip every field, a new record unpublished, with the outbox position of its commit', () => {
     expect(fromWriteTraceDocument(toWriteTraceDocument(trace))).toEqual({ ...trace, publishedBefore: null });
+    expect(toWriteTraceDocument(trace, 42).outboxPosition).toBe(42);
     const ends = [{ topic: 'MetadataChangeLog_Versioned_v1', partition: 3, end: '9007199254740993' }];
+    // Published: by the publication covering its position, or (a document of an earlier Strata) on itself.
+    expect(fromWriteTraceDocument(toWriteTraceDocument(trace, 42), ends)).toEqual({ ...trace, publishedBefore: ends });
     expect(fromWriteTraceDocument({ ...toWriteTraceDocument(trace), publishedBefore: ends })).toEqual({
       ...trace,
       publishedBefore: ends,

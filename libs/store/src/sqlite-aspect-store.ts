@@ -239,9 +239,10 @@ export class SqliteAspectStore implements AspectStore {
     this.commitTransaction = db.transaction((commit: StoreCommit, now: number): void => {
       // In order, each mutation seeing the ones before it; any throw rolls the whole commit back.
       for (const mutation of commit.mutations) this.apply(mutation);
-      for (const record of commit.outbox) this.appendOutbox(record);
+      let outboxPosition: number | null = null;
+      for (const record of commit.outbox) outboxPosition = this.appendOutbox(record);
       for (const id of commit.appliedProposalIds) this.statements.insertApplied.run(id, now);
-      this.writeTraces.record(commit.writeTraces ?? []);
+      this.writeTraces.record(commit.writeTraces ?? [], outboxPosition);
     });
     // Reads of several rows run in one (deferred) transaction so that they see one snapshot.
     this.readLatestTransaction = db.transaction((keys: readonly AspectKey[]): StoredAspect[] => {
@@ -336,9 +337,10 @@ export class SqliteAspectStore implements AspectStore {
     return settle(() => this.writeTraces.find(traceId, keys));
   }
 
-  recordPublication(proposalIds: readonly string[], ends: readonly LogEnd[]): Promise<void> {
+  recordPublication(throughOutboxId: string, ends: readonly LogEnd[]): Promise<void> {
     return settle(() => {
-      this.writeTraces.recordPublication(proposalIds, ends);
+      // An id this store never handed out covers nothing of it.
+      if (/^[0-9]{1,15}$/.test(throughOutboxId)) this.writeTraces.recordPublication(Number(throughOutboxId), ends);
     });
   }
 
@@ -584,8 +586,15 @@ export class SqliteAspectStore implements AspectStore {
     }
   }
 
-  private appendOutbox(record: OutboxRecord): void {
-    this.statements.insertOutbox.run(record.topic, record.key, record.value, JSON.stringify(record.headers));
+  /** Appends one record to the outbox; returns its id (AUTOINCREMENT: ids only grow, even once rows are deleted). */
+  private appendOutbox(record: OutboxRecord): number {
+    const { lastInsertRowid } = this.statements.insertOutbox.run(
+      record.topic,
+      record.key,
+      record.value,
+      JSON.stringify(record.headers),
+    );
+    return Number(lastInsertRowid);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConflictError } from '@strata/model';
 
-import type { AspectStore, PutAspect } from './aspect-store';
+import type { AspectStore, OutboxRecord, PutAspect } from './aspect-store';
 import type { LogEnd, NewWriteTrace } from './write-traces';
 
 /**
@@ -51,14 +51,14 @@ export function describeWriteTraceContract(
       const { store } = await open();
       const urn = newUrn();
       const first = trace({ urn, aspect: 'corpUserInfo', proposalId: `${urn}/first`, version: 1, createdOn: 1 });
-      await store.commit({ mutations: [], outbox: [], appliedProposalIds: [], writeTraces: [first] });
-      await store.recordPublication([`${urn}/first`], ENDS);
+      await store.commit({ mutations: [], outbox: [record(urn)], appliedProposalIds: [], writeTraces: [first] });
+      await store.recordPublication(await lastOutboxId(store, urn), ENDS);
       const second = trace({ urn, aspect: 'corpUserInfo', proposalId: `${urn}/second`, version: 2, createdOn: 2 });
       const inOneCommit = trace({ urn, aspect: 'status', proposalId: `${urn}/a`, version: 1, createdOn: 3 });
       const laterInTheSameCommit = { ...inOneCommit, proposalId: `${urn}/b`, version: 2, createdOn: 4 };
       await store.commit({
         mutations: [],
-        outbox: [],
+        outbox: [record(urn)],
         appliedProposalIds: [],
         writeTraces: [second, inOneCommit, laterInTheSameCommit],
       });
@@ -87,39 +87,62 @@ export function describeWriteTraceContract(
       expect(await store.findWriteTraces('trace-1', [{ urn, aspect: 'corpUserInfo' }])).toEqual([]);
     });
 
-    it('records where the log ended after a publication, once, on the traces of the proposals named', async () => {
+    it('publishes the traces of the commits whose outbox records a publication covers, with its first bound', async () => {
       const { store, reopen } = await open();
       const urn = newUrn();
       const published = trace({ urn, aspect: 'corpUserInfo', proposalId: `${urn}/p`, version: 1, createdOn: 1 });
-      const sameProposal = trace({ urn, aspect: 'corpUserKey', proposalId: `${urn}/p`, version: 1, createdOn: 1 });
-      const other = trace({ urn, aspect: 'status', proposalId: `${urn}/q`, version: 1, createdOn: 1 });
+      const last = trace({ urn, aspect: 'corpUserKey', proposalId: `${urn}/q`, version: 1, createdOn: 1 });
+      const later = trace({ urn, aspect: 'status', proposalId: `${urn}/r`, version: 1, createdOn: 1 });
+      const nothingToPublish = trace({ urn, aspect: 'ownership', proposalId: `${urn}/s`, changeLogged: false });
+      const outboxRecords = [record(urn), record(urn)];
+      const refused = trace({ urn, aspect: 'globalTags', proposalId: `${urn}/t`, status: 'REJECTED' });
+      const refusedWithIt = { ...refused, changeLogged: false, errorCode: 'validation', error: 'bad' };
       await store.commit({
         mutations: [],
-        outbox: [],
+        outbox: outboxRecords,
         appliedProposalIds: [],
-        writeTraces: [published, sameProposal, other],
+        writeTraces: [published, refusedWithIt],
       });
-
-      await store.recordPublication([`${urn}/p`, `${urn}/unknown`], ENDS);
-      await store.recordPublication([], ENDS);
-      // Published again (the relay after a crash): the first, tighter bound stays.
-      await store.recordPublication(
-        [`${urn}/p`],
-        [{ topic: 'MetadataChangeLog_Versioned_v1', partition: 0, end: '99' }],
-      );
-      await store.close();
-
-      const reopened = await reopen();
-      const found = await reopened.findWriteTraces('trace-1', [
+      const firstCommitEnd = await lastOutboxId(store, urn);
+      await store.commit({ mutations: [], outbox: [], appliedProposalIds: [], writeTraces: [nothingToPublish] });
+      await store.commit({ mutations: [], outbox: [record(urn)], appliedProposalIds: [], writeTraces: [later] });
+      const secondCommitEnd = await lastOutboxId(store, urn);
+      await store.commit({ mutations: [], outbox: [record(urn)], appliedProposalIds: [], writeTraces: [last] });
+      const keys = [
         { urn, aspect: 'corpUserInfo' },
         { urn, aspect: 'corpUserKey' },
         { urn, aspect: 'status' },
-      ]);
-      expect(sorted(found)).toEqual(
+        { urn, aspect: 'ownership' },
+        { urn, aspect: 'globalTags' },
+      ];
+
+      await store.recordPublication(firstCommitEnd, ENDS);
+      await store.recordPublication('not-an-outbox-id', LATER_ENDS);
+      // Published again (the relay after a crash): the first, tighter bound stays.
+      await store.recordPublication(firstCommitEnd, LATER_ENDS);
+      await store.close();
+
+      const reopened = await reopen();
+      expect(sorted(await reopened.findWriteTraces('trace-1', keys))).toEqual(
         sorted([
           { ...published, publishedBefore: ENDS },
-          { ...sameProposal, publishedBefore: ENDS },
-          unpublished(other),
+          unpublished(last),
+          unpublished(later),
+          unpublished(nothingToPublish),
+          unpublished(refusedWithIt),
+        ]),
+      );
+
+      // A later publication covers the later commits, not the one that appended nothing, and not the first again.
+      await reopened.recordPublication(secondCommitEnd, LATER_ENDS);
+      await reopened.recordPublication(await lastOutboxId(reopened, urn), LAST_ENDS);
+      expect(sorted(await reopened.findWriteTraces('trace-1', keys))).toEqual(
+        sorted([
+          { ...published, publishedBefore: ENDS },
+          { ...last, publishedBefore: LAST_ENDS },
+          { ...later, publishedBefore: LATER_ENDS },
+          unpublished(nothingToPublish),
+          unpublished(refusedWithIt),
         ]),
       );
     });
@@ -130,6 +153,22 @@ const ENDS: readonly LogEnd[] = [
   { topic: 'MetadataChangeLog_Versioned_v1', partition: 0, end: '12' },
   { topic: 'MetadataChangeLog_Versioned_v1', partition: 1, end: '9007199254740993' },
 ];
+
+const LATER_ENDS: readonly LogEnd[] = [{ topic: 'MetadataChangeLog_Versioned_v1', partition: 0, end: '99' }];
+const LAST_ENDS: readonly LogEnd[] = [{ topic: 'MetadataChangeLog_Versioned_v1', partition: 0, end: '120' }];
+
+/** An outbox record of a test entity (keyed by its URN, so that a test finds its own among the pending ones). */
+function record(urn: string): OutboxRecord {
+  return { topic: 'MetadataChangeLog_Versioned_v1', key: urn, value: Buffer.from('change'), headers: {} };
+}
+
+/** The id of the last pending outbox record of `urn`: what a relay that published through it would name. */
+async function lastOutboxId(store: AspectStore, urn: string): Promise<string> {
+  const pending = (await store.pendingOutbox(100_000)).filter((pendingRecord) => pendingRecord.key === urn);
+  const last = pending[pending.length - 1];
+  if (last === undefined) throw new Error(`No pending outbox record of ${urn}`);
+  return last.id;
+}
 
 function trace(fields: Partial<NewWriteTrace> & Pick<NewWriteTrace, 'urn' | 'aspect' | 'proposalId'>): NewWriteTrace {
   return {

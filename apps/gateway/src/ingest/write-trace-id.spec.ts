@@ -1,4 +1,4 @@
-import { isW3cTraceId, traceparentOf, writeTraceIdOf } from './write-trace-id';
+import { isW3cTraceId, randomHex, traceparentOf, writeTraceIdOf } from './write-trace-id';
 
 const fixed = (hex: string) => (bytes: number) => hex.padEnd(bytes * 2, '0').slice(0, bytes * 2);
 
@@ -30,5 +30,19 @@ describe('the trace id of a write', () => {
     expect(traceparentOf('4bf92f3577b34da6a3ce929d0e0e4736', fixed('00'))).toMatch(
       /^00-[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-01$/,
     );
+  });
+});
+
+describe('the random digits of ids', () => {
+  it('are as many as asked, and never repeat across a refill of the pool', () => {
+    const seen = new Set<string>();
+    // 4096-byte pool: 1,000 draws of 8 bytes cross it twice.
+    for (let draw = 0; draw < 1_000; draw++) {
+      const hex = randomHex(8);
+      expect(hex).toMatch(/^[0-9a-f]{16}$/);
+      seen.add(hex);
+    }
+    expect(seen.size).toBe(1_000);
+    expect(randomHex(5000)).toMatch(/^[0-9a-f]{10000}$/);
   });
 });

@@ -11,7 +11,22 @@ export function isW3cTraceId(id: string): boolean {
 /** Makes the random halves of trace and span ids (injected: tests pass fixed ones). */
 export type RandomHex = (bytes: number) => string;
 
-export const randomHex: RandomHex = (bytes) => randomBytes(bytes).toString('hex');
+/** Random bytes drawn at once: each write takes 16 of them, and a draw from the system costs as much as 256. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = 0;
+
+/** Hex digits of `bytes` random bytes, from a pool refilled from the system's generator when it runs out. */
+export const randomHex: RandomHex = (bytes) => {
+  if (bytes > POOL_BYTES) return randomBytes(bytes).toString('hex');
+  if (taken + bytes > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  const hex = pool.toString('hex', taken, taken + bytes);
+  taken += bytes;
+  return hex;
+};
 
 /**
  * The trace id a write is recorded under and answered with (`traceparent`): the request's own when it is a W3C trace

@@ -357,20 +357,61 @@ describe('OutboxRelay', () => {
 
     it('given published change logs of traced proposals, records where the log ended on their traces', async () => {
       const relay = relayOf({
-        traces: { topic: versioned, ends: () => Promise.resolve(ends), onError: (e) => errors.push(e) },
+        traces: {
+          topic: versioned,
+          ends: () => Promise.resolve(ends),
+          onError: (e) => errors.push(e),
+          recordEveryMs: 0,
+        },
       });
       await store.commit({
         mutations: [],
         outbox: [changeLog('p/0'), changeLog('p/1')],
         appliedProposalIds: [],
-        writeTraces: [trace('p'), trace('q')],
+        writeTraces: [trace('p')],
       });
+      // A commit that appended nothing to the outbox has nothing published.
+      await store.commit({ mutations: [], outbox: [], appliedProposalIds: [], writeTraces: [trace('q')] });
 
       expect(await relay.flush()).toBe(true);
       await relay.publicationsRecorded();
       expect(await publishedBefore('p')).toEqual(ends);
       expect(await publishedBefore('q')).toBeNull();
       expect(await pendingValues()).toEqual([]);
+    });
+
+    it('given drains while a publication waits out its interval, records them together once it has passed', async () => {
+      let measured = 0;
+      const relay = relayOf({
+        traces: {
+          topic: versioned,
+          ends: () => Promise.resolve([{ topic: versioned, partition: 0, end: String(++measured) }]),
+          onError: (e) => errors.push(e),
+          recordEveryMs: 50,
+        },
+      });
+      const commitTraced = (proposalId: string) =>
+        store.commit({
+          mutations: [],
+          outbox: [changeLog(`${proposalId}/0`)],
+          appliedProposalIds: [],
+          writeTraces: [trace(proposalId)],
+        });
+      await commitTraced('a');
+      expect(await relay.flush()).toBe(true);
+      await commitTraced('b');
+      expect(await relay.flush()).toBe(true);
+      await commitTraced('c');
+      expect(await relay.flush()).toBe(true);
+      // The first drain's publication is written at once; the next two wait for the interval, then go as one.
+      await eventuallyTrue(async () => (await publishedBefore('a')) !== null);
+      expect(await publishedBefore('b')).toBeNull();
+      await scheduler.advance(50);
+      await relay.publicationsRecorded();
+      expect(await publishedBefore('a')).toEqual([{ topic: versioned, partition: 0, end: '1' }]);
+      expect(await publishedBefore('b')).toEqual([{ topic: versioned, partition: 0, end: '2' }]);
+      expect(await publishedBefore('c')).toEqual([{ topic: versioned, partition: 0, end: '2' }]);
+      expect(measured).toBe(2);
     });
 
     it('given the log’s ends cannot be read, when flushed, then the records are still marked published and the failure reported', async () => {
@@ -380,6 +421,7 @@ describe('OutboxRelay', () => {
           topic: versioned,
           ends: () => Promise.reject(new Error('positions unavailable')),
           onError: (error) => traceErrors.push(error),
+          recordEveryMs: 0,
         },
       });
       await store.commit({
@@ -399,3 +441,12 @@ describe('OutboxRelay', () => {
     });
   });
 });
+
+/** Waits, a turn of the event loop at a time, until `check` holds (at most 100 turns). */
+async function eventuallyTrue(check: () => Promise<boolean>): Promise<void> {
+  for (let turn = 0; turn < 100; turn++) {
+    if (await check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('never held');
+}

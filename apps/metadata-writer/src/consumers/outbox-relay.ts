@@ -1,6 +1,6 @@
 import { RecordHeader } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { AspectStore, LogEnd, OutboxRecord } from '@strata/store';
+import type { AspectStore, LogEnd, OutboxRecord, PendingOutboxRecord } from '@strata/store';
 import { backoffDelay, systemScheduler, type Backoff, type Scheduler } from '@strata/timing';
 
 export interface OutboxRelayOptions {
@@ -17,16 +17,24 @@ export interface OutboxRelayOptions {
   /**
    * Write traces' publications: after publishing change logs of `topic` (the versioned change log) that proposals with
    * a trace id produced, the relay measures where the log ends (`ends`, every partition of the topic) and records it
-   * on those proposals' traces (`AspectStore.recordPublication`) before marking them published: an upper bound on
-   * their positions, which an indexer's position must pass for the trace to say they are indexed. `onError` is told
-   * when that fails. Absent: not recorded.
+   * as a publication of every outbox record up to the last one published (`AspectStore.recordPublication`): an upper
+   * bound on their positions, which an indexer's position must pass for the trace to say they are indexed. `onError`
+   * is told when that fails. Absent: not recorded.
    */
   readonly traces?: {
     readonly topic: string;
     ends(): Promise<readonly LogEnd[]>;
     onError(error: unknown): void;
+    /**
+     * The least time between two publication writes, milliseconds. Default {@link RECORD_PUBLICATIONS_EVERY_MS}:
+     * each is a commit of its own (an fsync on the embedded store), which a busy writer must not pay per drain.
+     */
+    readonly recordEveryMs?: number;
   };
 }
+
+/** The least time between two writes of write traces' publications (see `OutboxRelayOptions.traces`). */
+export const RECORD_PUBLICATIONS_EVERY_MS = 50;
 
 /**
  * Publishes the store's outbox to the log: the second half of the transactional outbox. Records are published in commit
@@ -48,8 +56,10 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly backoff: Backoff;
   private readonly scheduler: Scheduler;
-  /** Proposals whose traces still wait for their publication to be recorded (see `noteTraced`). */
-  private readonly unrecorded = new Set<string>();
+  /** The last outbox id published whose publication is still to be recorded (see `noteTraced`). */
+  private unrecordedThrough: string | undefined;
+  /** When the last publication write started (the scheduler's clock). */
+  private lastRecordedAt = Number.NEGATIVE_INFINITY;
   private recording: Promise<void> | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -116,17 +126,20 @@ export class OutboxRelay {
   }
 
   /**
-   * Records, off the drain's path, where the log ends now on the traces of these records' proposals: measured after
-   * they were published, so an upper bound on their positions. Rounds coalesce: while one measures and records, the
-   * proposals of later drains wait for the next, so a slow measurement (a Kafka offset fetch) never holds a write's
-   * publication. Failing to measure or record is reported, and those traces never say their change logs are indexed;
-   * so do the traces of a crash between a drain and its recording.
+   * Records, off the drain's path, where the log ends now, as the publication of every outbox record up to the last of
+   * these (when they include traced change logs): measured after they were published, so an upper bound on their
+   * positions. Rounds coalesce: while one measures and records, later drains only move the id the next round records,
+   * so a slow measurement (a Kafka offset fetch) never holds a write's publication, and a round is one small write
+   * whatever it covers. Failing to measure or record is reported; the traces it covered are then covered by the next
+   * round's publication (a looser bound), as are those of a crash between a drain and its recording. Rounds are at
+   * least `recordEveryMs` apart: a trace learns its publication that much later at most.
    */
-  private noteTraced(records: readonly OutboxRecord[]): void {
+  private noteTraced(records: readonly PendingOutboxRecord[]): void {
     const traces = this.options.traces;
-    if (traces === undefined) return;
-    for (const id of tracedProposalIds(records, traces.topic)) this.unrecorded.add(id);
-    if (this.unrecorded.size > 0) this.recording ??= this.recordPublications(traces);
+    const last = records[records.length - 1];
+    if (traces === undefined || last === undefined || tracedProposalIds(records, traces.topic).length === 0) return;
+    this.unrecordedThrough = last.id;
+    this.recording ??= this.recordPublications(traces);
   }
 
   /** The publications recorded so far: resolves once every drain finished so far has its publication recorded. */
@@ -136,11 +149,16 @@ export class OutboxRelay {
 
   private async recordPublications(traces: NonNullable<OutboxRelayOptions['traces']>): Promise<void> {
     try {
-      while (this.unrecorded.size > 0) {
-        const proposalIds = [...this.unrecorded];
-        this.unrecorded.clear();
+      const every = traces.recordEveryMs ?? RECORD_PUBLICATIONS_EVERY_MS;
+      while (this.unrecordedThrough !== undefined) {
+        // Too soon after the last write: the drains meanwhile wait, and are recorded together. Stopping wakes the wait.
+        const wait = this.lastRecordedAt + every - this.scheduler.now();
+        if (wait > 0 && !this.stopping.signal.aborted) await this.scheduler.sleep(wait, this.stopping.signal);
+        const through = this.unrecordedThrough;
+        this.unrecordedThrough = undefined;
+        this.lastRecordedAt = this.scheduler.now();
         try {
-          await this.options.store.recordPublication(proposalIds, await traces.ends());
+          await this.options.store.recordPublication(through, await traces.ends());
         } catch (error) {
           traces.onError(error);
         }

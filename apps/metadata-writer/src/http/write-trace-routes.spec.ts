@@ -70,14 +70,15 @@ describe('POST /internal/write-traces', () => {
   it('says of each (urn, aspect) whether the trace’s write is unseen, refused, unchanged, or applied and still current', async () => {
     await store.commit({
       mutations: [put('status', 0, 1, 100)],
-      outbox: [],
+      outbox: [{ topic: 'MetadataChangeLog_Versioned_v1', key: urn, value: Buffer.from('status'), headers: {} }],
       appliedProposalIds: [],
       writeTraces: [
         trace('first', 'status', { version: 1, createdOn: 100 }),
         trace('first', 'ownership', { status: 'REJECTED', errorCode: 'validation', error: 'bad', changeLogged: false }),
       ],
     });
-    await store.recordPublication(['first-status'], ENDS);
+    const [published] = await store.pendingOutbox(1);
+    await store.recordPublication(published!.id, ENDS);
     await store.commit({
       mutations: [put('status', 1, 2, 200)],
       outbox: [],
@@ -128,7 +129,7 @@ describe('POST /internal/write-traces', () => {
   it('tells a version from a later one of the same ordinal (the entity deleted and written again) by when it was written', async () => {
     await store.commit({
       mutations: [put('status', 0, 1, 100)],
-      outbox: [],
+      outbox: [{ topic: 'MetadataChangeLog_Versioned_v1', key: urn, value: Buffer.from('status'), headers: {} }],
       appliedProposalIds: [],
       writeTraces: [trace('old', 'status', { version: 1, createdOn: 100 })],
     });
