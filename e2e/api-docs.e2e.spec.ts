@@ -11,6 +11,7 @@ const publicRoutes = [
   'POST /aspects?action=ingestProposal',
   'POST /aspects?action=ingestProposalBatch',
   'POST /entities?action=ingest',
+  'POST /entities?action=batchIngest',
   'GET /entitiesV2/{urn}',
   'GET /entitiesV2',
   'GET /entities/{urn}',

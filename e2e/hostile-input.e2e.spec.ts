@@ -571,6 +571,7 @@ describe('hostile input to every public endpoint', () => {
       '/entities?action=getBrowsePaths',
       '/entities?action=setWritable',
       '/entities?action=applyRetention',
+      '/entities?action=batchIngest',
       '/entities?action=scrollAcrossEntities',
       '/entities?action=searchAcrossLineage',
       '/entities?action=scrollAcrossLineage',

@@ -95,6 +95,59 @@ describe('standalone', () => {
       });
     });
 
+    it('takes several snapshots at once (batchIngest), each with its system metadata, all or nothing', async () => {
+      const snapshot = (name: string, description: unknown) => ({
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: datasetUrn(name, 'batch'),
+            aspects: [{ 'com.linkedin.dataset.DatasetProperties': { description } }],
+          },
+        },
+      });
+      const batch = await http.post(
+        '/entities?action=batchIngest',
+        {
+          entities: [snapshot('orders', 'Orders'), snapshot('customers', 'Customers')],
+          systemMetadata: [{ runId: 'batch-run' }, { runId: 'batch-run' }],
+        },
+        restli,
+      );
+      expect({ status: batch.status, text: batch.text }).toEqual({ status: 200, text: '' });
+      for (const [name, description] of [
+        ['orders', 'Orders'],
+        ['customers', 'Customers'],
+      ]) {
+        const read = await http.get(
+          `/entitiesV2/${encoded(datasetUrn(name!, 'batch'))}?aspects=List(datasetProperties)`,
+        );
+        expect(read.json).toMatchObject({
+          aspects: {
+            datasetProperties: { value: { description }, systemMetadata: { runId: 'batch-run' } },
+          },
+        });
+      }
+
+      // One invalid snapshot refuses the request, naming it; nothing of the others is written.
+      const refused = await http.post(
+        '/entities?action=batchIngest',
+        { entities: [snapshot('never', 'Never written'), snapshot('bad', 42)] },
+        restli,
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.json).toMatchObject({ status: 422, message: expect.stringContaining('entities[1]') });
+      const key = await http.get(`/aspects/${encoded(datasetUrn('never', 'batch'))}?aspect=datasetKey&version=0`);
+      expect(key.status).toBe(404);
+
+      // DataHub's own check: one system metadata per snapshot.
+      const mismatched = await http.post(
+        '/entities?action=batchIngest',
+        { entities: [snapshot('never', 'Never written')], systemMetadata: [{}, {}] },
+        restli,
+      );
+      expect(mismatched.status).toBe(412);
+      expect(mismatched.json).toMatchObject({ message: 'entities and systemMetadata length must match' });
+    });
+
     it('creates a group whose members are typed user URNs', async () => {
       const response = await http.post(
         '/entities?action=ingest',

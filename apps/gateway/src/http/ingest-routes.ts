@@ -4,6 +4,7 @@ import {
   checkNestingDepth,
   errorFromCode,
   PayloadTooLargeError,
+  PreconditionFailedError,
   StrataError,
   ValidationError,
   validateProposal,
@@ -170,6 +171,55 @@ export function ingestRoutes(options: IngestRoutesOptions): Route[] {
         return { headers };
       },
     }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'batchIngest',
+      family: 'restli',
+      access: { kind: 'writes' },
+      summary: 'Ingest several legacy snapshots at once, all or nothing (deprecated).',
+      description:
+        'Each entry of `entities` is a snapshot as `ingest` takes it; `systemMetadata`, when given, holds one entry per snapshot, in the same order. Every snapshot is validated before anything is published: one invalid snapshot refuses the request, naming its index. Answers once the primary store holds every write (with `X-DataHub-Sync-Index-Update: true` or `wait=indexed`, once the read models show them).',
+      body: z.object({
+        entities: z.array(z.unknown()).min(1).max(options.maxBatchProposals),
+        systemMetadata: z.array(z.unknown()).optional(),
+      }),
+      query: z.object({ wait: waitParam }),
+      example: {
+        body: {
+          entities: [
+            {
+              value: {
+                'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+                  urn: EXAMPLE_PROPOSAL.entityUrn,
+                  aspects: [{ 'com.linkedin.dataset.DatasetProperties': { description: 'A sample table' } }],
+                },
+              },
+            },
+          ],
+        },
+      },
+      handle: async ({ body, query, context }) => {
+        const { entities, systemMetadata } = body;
+        // DataHub's own check, status (412, its "invalid arguments") and words.
+        if (systemMetadata !== undefined && systemMetadata.length !== entities.length)
+          throw new PreconditionFailedError('entities and systemMetadata length must match');
+        const proposals = (
+          await validateAll(
+            entities,
+            (entity, index) => proposalsFromSnapshot(registry, entity, systemMetadata?.[index], maxAspectBytes),
+            'entities',
+          )
+        ).flat();
+        if (proposals.length > options.maxBatchProposals) {
+          throw new PayloadTooLargeError(
+            `A request may write at most ${options.maxBatchProposals} aspects; this one writes ${proposals.length}`,
+          );
+        }
+        const { headers } = await submit(proposals, context, modeOf(context, false, query.wait));
+        return { headers };
+      },
+    }),
   ];
 }
 
@@ -199,18 +249,22 @@ export function screenProposal(
  * Validates every item, reporting all problems at once with their index; nothing is returned unless all are valid.
  * The error takes the class of the first problem (a proposal over the size limit stays a 413).
  */
-async function validateAll<I, T>(items: readonly I[], validate: (item: I) => T): Promise<T[]> {
+async function validateAll<I, T>(
+  items: readonly I[],
+  validate: (item: I, index: number) => T,
+  label = 'proposals',
+): Promise<T[]> {
   const problems: StrataError[] = [];
   const messages: string[] = [];
   const valid: T[] = [];
   const slice = new TimeSlice();
   for (const [index, item] of items.entries()) {
     try {
-      valid.push(validate(item));
+      valid.push(validate(item, index));
     } catch (error) {
       if (!(error instanceof StrataError)) throw error;
       problems.push(error);
-      messages.push(`proposals[${index}]: ${error.message}`);
+      messages.push(`${label}[${index}]: ${error.message}`);
     }
     await slice.pause();
   }
