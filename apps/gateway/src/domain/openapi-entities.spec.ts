@@ -8,10 +8,8 @@ import {
   createChangeType,
   entityOfPath,
   entityPathOf,
-  entityScrollId,
   entitySpecsPage,
   fromTypedJson,
-  offsetOfEntityScrollId,
   selectAspects,
   storedAspectsOf,
   urnOfKey,
@@ -327,15 +325,6 @@ describe('reads', () => {
 });
 
 describe('scrolling', () => {
-  it('round-trips its scroll ids and refuses one it did not issue', () => {
-    expect(offsetOfEntityScrollId(entityScrollId(30))).toBe(30);
-    expect(offsetOfEntityScrollId(undefined)).toBe(0);
-    expect(refusal(() => offsetOfEntityScrollId('garbage'))).toMatch(/^Invalid scrollId/);
-    expect(refusal(() => offsetOfEntityScrollId(Buffer.from('{"next":-1}').toString('base64url')))).toMatch(
-      /^Invalid scrollId/,
-    );
-  });
-
   it('keeps soft-deleted entities by naming `removed` in every group of the filter', () => {
     const removed = { field: 'removed', condition: 'EXISTS', values: [] };
     const platform = { field: 'platform', values: ['urn:li:dataPlatform:hive'] };

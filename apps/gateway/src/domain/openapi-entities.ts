@@ -527,27 +527,6 @@ export function batchGetItems(entity: EntitySpec, body: unknown): BatchGetItem[]
 
 // --- Scrolling ----------------------------------------------------------------------------------------------------
 
-/** The scroll id of an entity scroll: the offset of the next page in the search's order, as base64url JSON. */
-export function entityScrollId(next: number): string {
-  return Buffer.from(JSON.stringify({ next }), 'utf8').toString('base64url');
-}
-
-/** The offset a scroll id stands for; a 400 for one this server did not issue. */
-export function offsetOfEntityScrollId(scrollId: string | undefined): number {
-  if (scrollId === undefined || scrollId === '') return 0;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const next = isPlainObject(parsed) ? parsed['next'] : undefined;
-  if (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 0) {
-    throw new BadRequestError(`Invalid scrollId ${JSON.stringify(scrollId.slice(0, 100))}: not one this server issued`);
-  }
-  return next;
-}
-
 /**
  * A search filter (`{or: [{and: [criteria]}]}`, or the older `{criteria}`) that also keeps soft-deleted entities: the
  * search hides them unless a criterion names `removed`, so each group gains one that every document matches. A

@@ -35,13 +35,11 @@ import {
   createChangeType,
   entityOfPath,
   entityPathOf,
-  entityScrollId,
   entitySpecDto,
   entitySpecsPage,
   entityUrnOf,
   IF_VERSION_MATCH,
   NOT_FOUND_REASON,
-  offsetOfEntityScrollId,
   requestedVersion,
   selectAspects,
   storedAspectsOf,
@@ -138,11 +136,11 @@ const scrollQuery = {
 
 const scrollDescription =
   'Answers `{entities: [{urn, <aspectName>: {value, systemMetadata?}}], scrollId, totalCount}`: pass `scrollId` back ' +
-  'for the next page; it is null on the last one. Entities come in the search order (by URN for the query `*`, by ' +
-  'relevance then URN for another), from the search index, which shows a write once indexed; their aspects are read ' +
+  'for the next page; it is null on the last one. Entities come in URN order (type by type across types), from the ' +
+  'search index, which shows a write once indexed, and a scroll reaches every match; their aspects are read ' +
   'from the primary store. Soft-deleted entities are left out unless `includeSoftDelete`. Sorting is by `urn`, ' +
   'ascending, only (another field or order is refused), as are `sliceId`/`sliceMax`; `skipCache`, `skipAggregation`, ' +
-  '`scrollIdPerEntity` and `pitKeepAlive` are accepted and change nothing. A scroll reaches the first 10,000 matches.';
+  '`scrollIdPerEntity` and `pitKeepAlive` are accepted and change nothing.';
 
 /** The body of a scroll across entities: DataHub's `GenericEntityScrollRequestBodyV3`. */
 const scrollBody = z
@@ -506,34 +504,27 @@ export function openApiEntityRoutes(options: OpenApiEntityRouteOptions): Route[]
     }
     checkScrollSort(request.sortFields, query.sortOrder);
     if (request.single) for (const type of request.types) for (const name of request.aspects) aspectNamed(type, name);
-    const start = offsetOfEntityScrollId(query.scrollId);
     await requireEntities(
       context,
       'READ',
       request.types.map((type) => ({ type: type.name })),
     );
     const filter = query.includeSoftDelete ? withSoftDeleted(request.filter) : request.filter;
-    const only = request.types.length === 1 ? request.types[0] : undefined;
+    // The search indexer's cursor: it resumes after the last URN of a page, so a scroll reaches every match however
+    // many there are, and stays valid while the catalog changes.
     const answer = await call(
-      only !== undefined
-        ? {
-            method: 'POST',
-            resource: '/entities',
-            action: 'search',
-            body: { input: query.query, entity: only.name, start, count: query.count, filter: filter ?? null },
-          }
-        : {
-            method: 'POST',
-            resource: '/entities',
-            action: 'searchAcrossEntities',
-            body: {
-              input: query.query,
-              entities: request.types.map((type) => type.name),
-              start,
-              count: query.count,
-              filter: filter ?? null,
-            },
-          },
+      {
+        method: 'POST',
+        resource: '/entities',
+        action: 'scrollAcrossEntities',
+        body: {
+          input: query.query,
+          entities: request.types.map((type) => type.name),
+          count: query.count,
+          filter: filter ?? null,
+          ...(query.scrollId === undefined || query.scrollId === '' ? {} : { scrollId: query.scrollId }),
+        },
+      },
       context,
     );
     const { urns, total } = searchPageOf(answer);
@@ -564,13 +555,9 @@ export function openApiEntityRoutes(options: OpenApiEntityRouteOptions): Route[]
       const aspects = read.get(urn) ?? [];
       return aspects.length === 0 ? [] : [v3Entity(urn, aspects, query.systemMetadata)];
     });
-    const next = start + urns.length;
+    const scrollId = valueOf(valueOf(answer, 'value'), 'scrollId');
     return {
-      body: {
-        entities,
-        scrollId: urns.length > 0 && next < total ? entityScrollId(next) : null,
-        totalCount: total,
-      },
+      body: { entities, scrollId: typeof scrollId === 'string' && urns.length > 0 ? scrollId : null, totalCount: total },
     };
   };
 
