@@ -12,7 +12,8 @@
  *                       └► load ─► report
  *                        (job)
  *
- * `ghost` is named by raw's lineage but never written (the graph has it, the search index does not).
+ * `ghost` is named by raw's lineage but never written (the graph has it, the search index does not). Column-level
+ * lineage (schema field to schema field, from `fineGrainedLineages`) has datasets of its own.
  */
 import { randomUUID } from 'node:crypto';
 import { sharedDeployment, TestHttpClient } from '@strata/testing';
@@ -277,6 +278,89 @@ describe('getLineage (POST /relationships?action=getLineage)', () => {
       [features, 2],
       [ghost, 2],
     ]);
+  });
+});
+
+describe('column-level lineage between schema fields (fineGrainedLineages)', () => {
+  // a.id ─► b.id ─► c.key, each arrow a fine-grained entry of the downstream dataset's upstreamLineage.
+  const [colA, colB, colC] = ['col_a', 'col_b', 'col_c'].map(dataset) as [string, string, string];
+  const schemaOf = (...paths: string[]) => ({
+    schemaName: 'columns',
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+    fields: paths.map((fieldPath) => ({
+      fieldPath,
+      nullable: true,
+      type: { type: { 'com.linkedin.schema.StringType': {} } },
+      nativeDataType: 'string',
+      recursive: false,
+      isPartOfKey: false,
+    })),
+  });
+  const columnLineage = (upstreamDataset: string, pairs: [string, string][]) => ({
+    upstreams: [upstream(upstreamDataset)],
+    fineGrainedLineages: pairs.map(([from, to]) => ({
+      upstreamType: 'FIELD_SET',
+      upstreams: [from],
+      downstreamType: 'FIELD',
+      downstreams: [to],
+    })),
+  });
+  const relationshipsOf = async (urn: string, direction: string) => {
+    const response = await http.get(
+      `/relationships?urn=${encodeURIComponent(urn)}&direction=${direction}&types=List(DownstreamOf)`,
+      restli,
+    );
+    expect(response.status).toBe(200);
+    return (response.json as { relationships: { type: string; entity: string }[] }).relationships.map(
+      (relationship) => [relationship.type, relationship.entity],
+    );
+  };
+
+  beforeAll(async () => {
+    await emit(colA, 'schemaMetadata', schemaOf('id', 'name'));
+    await emit(colB, 'schemaMetadata', schemaOf('id', 'name'));
+    await emit(colC, 'schemaMetadata', schemaOf('key'));
+    await emit(colB, 'upstreamLineage', columnLineage(colA, [[field(colA, 'id'), field(colB, 'id')]]));
+    await emit(colC, 'upstreamLineage', columnLineage(colB, [[field(colB, 'id'), field(colC, 'key')]]));
+  });
+
+  it('answers GET /relationships of a schema field: DownstreamOf from each downstream field to each upstream one', async () => {
+    expect(await relationshipsOf(field(colB, 'id'), 'OUTGOING')).toEqual([['DownstreamOf', field(colA, 'id')]]);
+    // Into b.id: c.key's column edge, and the edge c's lineage itself implies towards the fields it names upstream.
+    expect(await relationshipsOf(field(colB, 'id'), 'INCOMING')).toEqual([
+      ['DownstreamOf', colC],
+      ['DownstreamOf', field(colC, 'key')],
+    ]);
+  });
+
+  it('walks column lineage across hops: getLineage and searchAcrossLineage from a field', async () => {
+    const upstreamOfKey = await action<{ relationships: { entity: string; degree: number; type: string }[] }>(
+      '/relationships?action=getLineage',
+      { urn: field(colC, 'key'), direction: 'UPSTREAM', maxHops: 2 },
+    );
+    expect(upstreamOfKey.relationships.map((relationship) => [relationship.entity, relationship.degree])).toEqual([
+      [field(colB, 'id'), 1],
+      [field(colA, 'id'), 2],
+    ]);
+    const downstreamOfId = await searchAcrossLineage({ urn: field(colA, 'id'), direction: 'DOWNSTREAM' });
+    expect(entitiesOf(downstreamOfId)).toEqual([
+      [field(colB, 'id'), 1],
+      [field(colC, 'key'), 2],
+    ]);
+    expect(downstreamOfId.entities[1]?.paths).toEqual([[field(colA, 'id'), field(colB, 'id'), field(colC, 'key')]]);
+  });
+
+  it('replaces a dataset’s column edges when its lineage is rewritten: a field no longer named loses them', async () => {
+    const [colD, colE] = [dataset('col_d'), dataset('col_e')];
+    await emit(colE, 'upstreamLineage', columnLineage(colD, [[field(colD, 'id'), field(colE, 'id')]]));
+    expect(await relationshipsOf(field(colE, 'id'), 'OUTGOING')).toEqual([['DownstreamOf', field(colD, 'id')]]);
+    await emit(colE, 'upstreamLineage', columnLineage(colD, [[field(colD, 'name'), field(colE, 'name')]]));
+    expect(await relationshipsOf(field(colE, 'id'), 'OUTGOING')).toEqual([]);
+    expect(await relationshipsOf(field(colD, 'id'), 'INCOMING')).toEqual([]);
+    expect(await relationshipsOf(field(colE, 'name'), 'OUTGOING')).toEqual([['DownstreamOf', field(colD, 'name')]]);
   });
 });
 

@@ -225,7 +225,8 @@ describe('schemaField entities (standalone)', () => {
       `/relationships?direction=INCOMING&urn=${encodeURIComponent(from)}&types=List(DownstreamOf)`,
     );
     expect(incoming.status).toBe(200);
-    expect((incoming.json as { entities: string[] }).entities).toEqual([downstream]);
+    // The dataset's lineage names the field, and the downstream field is DownstreamOf it (column-level lineage).
+    expect((incoming.json as { entities: string[] }).entities).toEqual([downstream, to]);
     expect(await exists(from)).toBe(true);
     expect(await exists(to)).toBe(true);
     expect(await search('*', ofDataset(upstream))).toEqual([from]);

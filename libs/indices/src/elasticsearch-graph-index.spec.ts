@@ -208,8 +208,21 @@ function currentEdgesSearch(keys: [string, string[]][]): Body {
   };
 }
 
+/** The removal of some entities' edges: those from them nobody holds, and those they hold. */
 function removal(urns: string[]): Body {
-  return { query: { terms: { 'source.urn': urns } } };
+  return {
+    query: {
+      bool: {
+        should: [
+          {
+            bool: { filter: [{ terms: { 'source.urn': urns } }], must_not: [{ exists: { field: 'lifecycleOwner' } }] },
+          },
+          { terms: { lifecycleOwner: urns } },
+        ],
+        minimum_should_match: 1,
+      },
+    },
+  };
 }
 
 describe('ElasticsearchGraphIndex (offline, against a mocked cluster)', () => {
@@ -251,6 +264,7 @@ describe('ElasticsearchGraphIndex (offline, against a mocked cluster)', () => {
             updatedOn: { type: 'long' },
             updatedActor: keyword,
             properties: { type: 'object', dynamic: true, properties: { source: { type: 'keyword' } } },
+            lifecycleOwner: keyword,
             strata: { properties: { aspect: keyword, outgoing: keyword, incoming: keyword } },
           },
         },
@@ -461,8 +475,129 @@ describe('ElasticsearchGraphIndex (offline, against a mocked cluster)', () => {
     });
   });
 
+  describe('replaceHeldEdges', () => {
+    const holder = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),load)';
+    const field = (path: string) => `urn:li:schemaField:(${dataset},${path})`;
+    const upstreamField = 'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,db.raw,PROD),id)';
+    const key = `dataJobInputOutput@${holder}`;
+
+    it('reads the holder’s documents by lifecycleOwner, then writes each edge from its own source in one bulk', async () => {
+      const { index, requests } = indexOn(
+        byPath({ search: () => searchResponse([storedHit(field('old'), key, 'DownstreamOf', upstreamField)]) }),
+      );
+      await index.replaceHeldEdges(holder, 'dataJobInputOutput', [
+        { source: field('id'), type: 'DownstreamOf', destination: upstreamField },
+        { source: field('id'), type: 'DownstreamOf', destination: upstreamField, createdAt: 5 },
+      ]);
+
+      expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+        'POST /graph_service_v1/_search',
+        'POST /_bulk',
+      ]);
+      expect(requests[0]?.body).toEqual({
+        ...currentEdgesSearch([]),
+        query: {
+          bool: {
+            should: [
+              { bool: { filter: [{ term: { lifecycleOwner: holder } }, { terms: { 'strata.aspect': [key] } }] } },
+            ],
+            minimum_should_match: 1,
+          },
+        },
+      });
+      expect(requests[1]?.body).toEqual([
+        { index: { _index: 'graph_service_v1', _id: idOf(field('id'), key, 'DownstreamOf', upstreamField) } },
+        {
+          source: { urn: field('id'), entityType: 'schemaField' },
+          destination: { urn: upstreamField, entityType: 'schemaField' },
+          relationshipType: 'DownstreamOf',
+          lifecycleOwner: holder,
+          strata: {
+            aspect: key,
+            outgoing: `DownstreamOf\u0000${upstreamField}`,
+            incoming: `DownstreamOf\u0000${field('id')}`,
+          },
+        },
+        { delete: { _index: 'graph_service_v1', _id: idOf(field('old'), key, 'DownstreamOf', upstreamField) } },
+      ]);
+    });
+
+    it('reads sources’ and holders’ documents in one search when a list holds both', async () => {
+      const { index, requests } = indexOn(byPath({}));
+      await index.apply([
+        { kind: 'replaceEdges', source: holder, aspect: 'dataJobInputOutput', edges: [] },
+        { kind: 'replaceHeldEdges', holder, aspect: 'dataJobInputOutput', edges: [] },
+      ]);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.body.query).toEqual({
+        bool: {
+          should: [
+            {
+              bool: {
+                filter: [{ term: { 'source.urn': holder } }, { terms: { 'strata.aspect': ['dataJobInputOutput'] } }],
+              },
+            },
+            { bool: { filter: [{ term: { lifecycleOwner: holder } }, { terms: { 'strata.aspect': [key] } }] } },
+          ],
+          minimum_should_match: 1,
+        },
+      });
+    });
+
+    it('refuses a held edge too long to index, sending nothing', async () => {
+      const { index, requests } = indexOn(byPath({}));
+      const long = `urn:li:schemaField:(${dataset},${'x'.repeat(9000)})`;
+      await expect(
+        index.replaceHeldEdges(holder, 'upstreamLineage', [{ source: long, type: 'DownstreamOf', destination: jdoe }]),
+      ).rejects.toBeInstanceOf(ValidationError);
+      expect(requests).toEqual([]);
+    });
+  });
+
+  describe('removeNode', () => {
+    it('deletes every edge from, to or held by the URN with one delete_by_query, refreshed', async () => {
+      const { index, requests } = indexOn(byPath({}));
+      await index.removeNode(dataset);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/graph_service_v1/_delete_by_query',
+        querystring: { refresh: 'true', conflicts: 'proceed' },
+      });
+      expect(requests[0]?.body).toEqual({
+        query: {
+          bool: {
+            should: [
+              { term: { 'source.urn': dataset } },
+              { term: { 'destination.urn': dataset } },
+              { term: { lifecycleOwner: dataset } },
+            ],
+            minimum_should_match: 1,
+          },
+        },
+      });
+    });
+
+    it('rejects when the removal reports failures, naming the URN, and refuses work once closed', async () => {
+      const { index } = indexOn(
+        byPath({
+          deleteByQuery: () => ({
+            deleted: 0,
+            timed_out: false,
+            failures: [{ cause: { type: 'version_conflict_engine_exception', reason: 'conflict' } }],
+          }),
+        }),
+      );
+      await expect(index.removeNode(dataset)).rejects.toThrow(
+        `Removing the edges of ${dataset} failed: 1 failures (version_conflict_engine_exception: conflict)`,
+      );
+      await index.close();
+      await expect(index.removeNode(dataset)).rejects.toThrow('closed');
+    });
+  });
+
   describe('removeEntity', () => {
-    it('deletes every edge from the URN with one delete_by_query, refreshed', async () => {
+    it('deletes the edges from the URN nobody holds and those it holds with one delete_by_query, refreshed', async () => {
       const { index, requests } = indexOn(byPath({}));
       await index.removeEntity(jdoe);
       expect(requests).toHaveLength(1);

@@ -29,12 +29,14 @@ import {
   type GraphChange,
   type GraphEdge,
   type GraphIndex,
+  type HeldEdge,
   type Relationship,
   type RelationshipPage,
   type RelationshipQuery,
   type ScrolledEdge,
 } from './graph-index';
 import {
+  heldAspectKey,
   NeighbourFold,
   neighbourChunks,
   neighbourQueryFault,
@@ -65,6 +67,36 @@ export type ElasticsearchGraphIndexOptions = ElasticsearchConnection & {
 
 type Query = estypes.QueryDslQueryContainer;
 type ReplaceEdges = Extract<GraphChange, { kind: 'replaceEdges' }>;
+type ReplaceHeldEdges = Extract<GraphChange, { kind: 'replaceHeldEdges' }>;
+
+/**
+ * One contribution a write replaces, whichever call named it: a source's own aspect (`by: 'source'`, `urn` the
+ * source) or the edges a holder's aspect holds (`by: 'holder'`, `urn` the holder, `aspect` its `heldAspectKey`).
+ */
+interface Contribution {
+  readonly by: 'source' | 'holder';
+  readonly urn: string;
+  /** The aspect as stored (`strata.aspect`). */
+  readonly aspect: string;
+  readonly edges: readonly { readonly source: string; readonly edge: GraphEdge }[];
+}
+
+function contributionOf(change: ReplaceEdges | ReplaceHeldEdges): Contribution {
+  if (change.kind === 'replaceEdges') {
+    return {
+      by: 'source',
+      urn: change.source,
+      aspect: change.aspect,
+      edges: change.edges.map((edge) => ({ source: change.source, edge })),
+    };
+  }
+  return {
+    by: 'holder',
+    urn: change.holder,
+    aspect: heldAspectKey(change.aspect, change.holder),
+    edges: change.edges.map(({ source, ...edge }) => ({ source, edge })),
+  };
+}
 
 interface TermsAggregate {
   readonly buckets: readonly { readonly key: string; readonly doc_count: number }[];
@@ -94,25 +126,27 @@ export const SOURCES_PER_SEARCH = 500;
  * with the semantics of the port (`graph-index.ts`) that the SQLite adapter also implements. Plain Query DSL of
  * Elasticsearch 8 and 9.
  *
- * - **Writes.** `replaceEdges` is `apply` of one change. `apply` cuts its list into segments at each run of
- *   `removeEntity`. A segment of replacements keeps the last replacement of each (source, aspect), reads the documents
- *   those aspects have now (searches filtered on `source.urn` and `strata.aspect`, paged with `search_after` on
- *   (`source.urn`, `strata.aspect`, `strata.outgoing`), unique per document, so an aspect with any number of edges is
- *   read whole), then sends ONE `_bulk`: `index` for every edge the aspects imply (a (type, destination) given twice
- *   once, the first occurrence), `delete` for every document they no longer imply, with `refresh=wait_for` (or
- *   `true`). A run of removals is one `_delete_by_query` on `source.urn` among those URNs, with
- *   `refresh=true` and `conflicts=proceed`. Each step is visible to the next before it starts, so the result equals
- *   the calls one by one. An item the cluster rejects, or a removal that reports failures, rejects the call, naming
- *   the edges or URNs.
+ * - **Writes.** `replaceEdges` and `replaceHeldEdges` are `apply` of one change. `apply` cuts its list into segments at
+ *   each run of `removeEntity`. A segment of replacements keeps the last replacement of each (source, aspect) and of
+ *   each (holder, aspect), reads the documents those contributions have now (searches filtered on `source.urn` — or,
+ *   for held edges, on `lifecycleOwner` — and `strata.aspect`, paged with `search_after` on (`source.urn`,
+ *   `strata.aspect`, `strata.outgoing`), unique per document, so an aspect with any number of edges is read whole),
+ *   then sends ONE `_bulk`: `index` for every edge the contributions imply (an edge given twice once, the first
+ *   occurrence), `delete` for every document they no longer imply, with `refresh=wait_for` (or `true`). A run of
+ *   removals is one `_delete_by_query` matching the documents from those URNs without a `lifecycleOwner`, and those
+ *   whose `lifecycleOwner` is one of them, with `refresh=true` and `conflicts=proceed`; `removeNode` is one such
+ *   request matching `source.urn`, `destination.urn` or `lifecycleOwner`. Each step is visible to the next before it
+ *   starts, so the result equals the calls one by one. An item the cluster rejects, or a removal that reports
+ *   failures, rejects the call, naming the edges or URNs.
  * - **Clear** is a refresh, then one `_delete_by_query` matching every document, waiting for completion and
  *   refreshed; the index and its mappings stay.
  * - **Guarantees, and how they differ from SQLite.** Elasticsearch has no multi-document transactions: a query during
  *   a write may see part of it (some segments, part of a bulk), and a write that rejects may have applied part of its
  *   changes; nothing is rolled back. Replaying the call, as the indexer does with a failed batch, converges to the
  *   state the port promises, since every document is put whole under an id derived from what it is, and removals are
- *   idempotent. A resolved write is durable (translog) and seen by every later query. Writes of one source must come
- *   from one writer at a time (the indexer's partitioning by URN gives that): two concurrent replacements of the same
- *   aspect could each miss the other's documents.
+ *   idempotent. A resolved write is durable (translog) and seen by every later query. Writes of one source (or one
+ *   holder) must come from one writer at a time (the indexer's partitioning by URN gives that): two concurrent
+ *   replacements of the same aspect could each miss the other's documents.
  * - **Queries.** One `_search` filtered on the URN's end (`source.urn` for OUTGOING, `destination.urn` for INCOMING)
  *   and `relationshipType` when types are given, collapsed on the direction's pair keyword and sorted by (pair,
  *   `createdOn` ascending with missing last, `strata.aspect`), so that each (type, other end) comes once, with the
@@ -177,24 +211,46 @@ export class ElasticsearchGraphIndex implements GraphIndex {
     return this.apply([{ kind: 'replaceEdges', source, aspect, edges }]);
   }
 
+  replaceHeldEdges(holder: string, aspect: string, edges: readonly HeldEdge[]): Promise<void> {
+    return this.apply([{ kind: 'replaceHeldEdges', holder, aspect, edges }]);
+  }
+
   removeEntity(urn: string): Promise<void> {
     return this.apply([{ kind: 'removeEntity', urn }]);
   }
 
+  /** One delete-by-query of every document from, to or held by `urn`, refreshed. */
+  async removeNode(urn: string): Promise<void> {
+    this.assertOpen();
+    await this.deleteEdges([urn], {
+      bool: {
+        should: [
+          { term: { [graphPaths.sourceUrn]: urn } },
+          { term: { [graphPaths.destinationUrn]: urn } },
+          { term: { [graphPaths.lifecycleOwner]: urn } },
+        ],
+        minimum_should_match: 1,
+      },
+    });
+  }
+
   async apply(changes: readonly GraphChange[]): Promise<void> {
     this.assertOpen();
-    for (const change of changes) if (change.kind === 'replaceEdges') checkReplacement(change);
-    let replacements: ReplaceEdges[] = [];
+    const steps = changes.map((change): { readonly removed?: string; readonly replaced?: Contribution } =>
+      change.kind === 'removeEntity' ? { removed: change.urn } : { replaced: contributionOf(change) },
+    );
+    for (const step of steps) if (step.replaced !== undefined) checkContribution(step.replaced);
+    let replacements: Contribution[] = [];
     let removals: string[] = [];
-    for (const change of changes) {
-      if (change.kind === 'removeEntity') {
+    for (const step of steps) {
+      if (step.removed !== undefined) {
         await this.replaceAspects(replacements);
         replacements = [];
-        removals.push(change.urn);
-      } else {
+        removals.push(step.removed);
+      } else if (step.replaced !== undefined) {
         await this.removeEntities(removals);
         removals = [];
-        replacements.push(change);
+        replacements.push(step.replaced);
       }
     }
     await this.replaceAspects(replacements);
@@ -337,24 +393,27 @@ export class ElasticsearchGraphIndex implements GraphIndex {
     if (this.closed) throw new Error('ElasticsearchGraphIndex is closed');
   }
 
-  /** One segment of replacements: the current documents of the aspects read, then one bulk request. */
-  private async replaceAspects(replacements: readonly ReplaceEdges[]): Promise<void> {
+  /** One segment of replacements: the current documents of the contributions read, then one bulk request. */
+  private async replaceAspects(replacements: readonly Contribution[]): Promise<void> {
     if (replacements.length === 0) return;
-    // The last replacement of an aspect is its whole contribution (no removal in between, by construction).
-    const latest = new Map<string, ReplaceEdges>();
-    for (const change of replacements) latest.set(JSON.stringify([change.source, change.aspect]), change);
+    // The last replacement of a contribution is all of it (no removal in between, by construction).
+    const latest = new Map<string, Contribution>();
+    for (const change of replacements) latest.set(JSON.stringify([change.by, change.urn, change.aspect]), change);
     const stored = await this.storedEdges([...latest.values()]);
 
     const operations: object[] = [];
     const labels: string[] = [];
     const kept = new Set<string>();
-    for (const { source, aspect, edges } of latest.values()) {
-      for (const edge of edges) {
+    for (const { by, urn, aspect, edges } of latest.values()) {
+      for (const { source, edge } of edges) {
         const id = edgeDocumentId(source, aspect, edge.type, edge.destination);
-        // A (type, destination) given twice: the first occurrence stays.
+        // An edge given twice: the first occurrence stays.
         if (kept.has(id)) continue;
         kept.add(id);
-        operations.push({ index: { _index: this.indexName, _id: id } }, edgeSource(source, aspect, edge));
+        operations.push(
+          { index: { _index: this.indexName, _id: id } },
+          edgeSource(source, aspect, edge, by === 'holder' ? urn : undefined),
+        );
         labels.push(edgeLabel(source, aspect, edge.type, edge.destination));
       }
     }
@@ -379,23 +438,24 @@ export class ElasticsearchGraphIndex implements GraphIndex {
     );
   }
 
-  /** The documents the aspects of `replacements` have now, by `_id`. */
-  private async storedEdges(replacements: readonly ReplaceEdges[]): Promise<Map<string, StoredEdge>> {
-    const aspectsBySource = new Map<string, Set<string>>();
-    for (const { source, aspect } of replacements) {
-      const aspects = aspectsBySource.get(source) ?? new Set<string>();
-      aspects.add(aspect);
-      aspectsBySource.set(source, aspects);
+  /** The documents the contributions of `replacements` have now, by `_id`. */
+  private async storedEdges(replacements: readonly Contribution[]): Promise<Map<string, StoredEdge>> {
+    // The aspects of each source, then of each holder: one clause each, on the field saying whose they are.
+    const aspectsByOwner = new Map<string, { path: string; urn: string; aspects: Set<string> }>();
+    for (const { by, urn, aspect } of replacements) {
+      const key = JSON.stringify([by, urn]);
+      const path = by === 'source' ? graphPaths.sourceUrn : graphPaths.lifecycleOwner;
+      const owner = aspectsByOwner.get(key) ?? { path, urn, aspects: new Set<string>() };
+      owner.aspects.add(aspect);
+      aspectsByOwner.set(key, owner);
     }
-    const sources = [...aspectsBySource];
+    const owners = [...aspectsByOwner.values()];
     const stored = new Map<string, StoredEdge>();
-    for (let first = 0; first < sources.length; first += SOURCES_PER_SEARCH) {
+    for (let first = 0; first < owners.length; first += SOURCES_PER_SEARCH) {
       const query: Query = {
         bool: {
-          should: sources.slice(first, first + SOURCES_PER_SEARCH).map(([source, aspects]) => ({
-            bool: {
-              filter: [{ term: { [graphPaths.sourceUrn]: source } }, { terms: { [graphPaths.aspect]: [...aspects] } }],
-            },
+          should: owners.slice(first, first + SOURCES_PER_SEARCH).map(({ path, urn, aspects }) => ({
+            bool: { filter: [{ term: { [path]: urn } }, { terms: { [graphPaths.aspect]: [...aspects] } }] },
           })),
           minimum_should_match: 1,
         },
@@ -428,14 +488,35 @@ export class ElasticsearchGraphIndex implements GraphIndex {
     return stored;
   }
 
-  /** One run of removals: every edge from or to one of the URNs. */
+  /**
+   * One run of removals: the edges the URNs' aspects implied — those from one of them that nobody holds, and those
+   * one of them holds.
+   */
   private async removeEntities(urns: readonly string[]): Promise<void> {
     if (urns.length === 0) return;
+    await this.deleteEdges(urns, {
+      bool: {
+        should: [
+          {
+            bool: {
+              filter: [{ terms: { [graphPaths.sourceUrn]: [...urns] } }],
+              must_not: [{ exists: { field: graphPaths.lifecycleOwner } }],
+            },
+          },
+          { terms: { [graphPaths.lifecycleOwner]: [...urns] } },
+        ],
+        minimum_should_match: 1,
+      },
+    });
+  }
+
+  /** Deletes the documents `query` matches, refreshed; rejects naming `urns` when the removal reports failures. */
+  private async deleteEdges(urns: readonly string[], query: Query): Promise<void> {
     const response = await this.client.deleteByQuery({
       index: this.indexName,
       refresh: true,
       conflicts: 'proceed',
-      query: { terms: { [graphPaths.sourceUrn]: [...urns] } },
+      query,
     });
     const failures = response.failures ?? [];
     if (failures.length === 0 && response.timed_out !== true) return;
@@ -491,19 +572,20 @@ function duplicatePairs(pair: string): estypes.AggregationsAggregationContainer 
 }
 
 /** Refuses, before anything is sent, what the index could not store so that queries find it. */
-function checkReplacement(change: ReplaceEdges): void {
-  for (const edge of change.edges) {
+function checkContribution(change: Contribution): void {
+  for (const { source, edge } of change.edges) {
     if (edge.type.includes(PAIR_SEPARATOR)) {
       throw new ValidationError(`Invalid relationship type ${JSON.stringify(edge.type)}: it contains U+0000`);
     }
+    // A held edge's aspect key holds the holder's URN: its length bounds `lifecycleOwner`'s too.
     const longest = Math.max(
       pairKey(edge.type, edge.destination).length,
-      pairKey(edge.type, change.source).length,
+      pairKey(edge.type, source).length,
       change.aspect.length,
     );
     if (longest > MAX_GRAPH_KEYWORD_LENGTH) {
       throw new ValidationError(
-        `The edge ${edgeLabel(change.source, change.aspect, edge.type, edge.destination).slice(0, 300)} is too long to` +
+        `The edge ${edgeLabel(source, change.aspect, edge.type, edge.destination).slice(0, 300)} is too long to` +
           ` index (more than ${MAX_GRAPH_KEYWORD_LENGTH} characters)`,
       );
     }

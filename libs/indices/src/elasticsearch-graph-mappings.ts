@@ -17,8 +17,10 @@ import type { GraphEdge, RelationshipDirection } from './graph-index';
  * until both stop implying it), so its document is one per (source, aspect, type, destination):
  * - DataHub's fields, as DataHub writes them: `source: {urn, entityType}`, `destination: {urn, entityType}`,
  *   `relationshipType`, `createdOn` (epoch milliseconds), `createdActor`, `updatedOn` and `updatedActor` when the
- *   edge has them, and `properties: {source: "UI"}` on a manual edge (DataHub's mark of lineage drawn by hand).
- * - under `strata`: `aspect`, the aspect implying the edge; `outgoing`, `relationshipType + "\u0000" +
+ *   edge has them, `properties: {source: "UI"}` on a manual edge (DataHub's mark of lineage drawn by hand), and
+ *   `lifecycleOwner`, the URN of the entity holding the aspect, on a held edge (one between other entities, such as a
+ *   column-level lineage edge between two `schemaField`s, which DataHub also marks with its `lifecycleOwner`).
+ * - under `strata`: `aspect`, the aspect implying the edge (a held edge's `heldAspectKey`); `outgoing`, `relationshipType + "\u0000" +
  *   destination.urn`, and `incoming`, `relationshipType + "\u0000" + source.urn`: the (type, other end) pair of each
  *   direction as one keyword, which a query collapses on (one result per pair) and sorts by. `\u0000` sorts before
  *   every other character, so the keyword order (UTF-8 bytes, i.e. code points) of the pair is the order by type,
@@ -40,6 +42,7 @@ export const graphPaths = {
   updatedOn: 'updatedOn',
   updatedActor: 'updatedActor',
   propertiesSource: 'properties.source',
+  lifecycleOwner: 'lifecycleOwner',
   aspect: 'strata.aspect',
   outgoing: 'strata.outgoing',
   incoming: 'strata.incoming',
@@ -86,8 +89,11 @@ export function parsePairKey(key: string): { type: string; urn: string } {
   return { type: key.slice(0, separator), urn: key.slice(separator + 1) };
 }
 
-/** The `_source` of the document of one edge `aspect` of `source` implies. */
-export function edgeSource(source: string, aspect: string, edge: GraphEdge): EdgeSource {
+/**
+ * The `_source` of the document of one edge `aspect` of `source` implies; for a held edge, `aspect` is its
+ * `heldAspectKey` and `holder` the entity holding the aspect.
+ */
+export function edgeSource(source: string, aspect: string, edge: GraphEdge, holder?: string): EdgeSource {
   return {
     source: entityOf(source),
     destination: entityOf(edge.destination),
@@ -97,6 +103,7 @@ export function edgeSource(source: string, aspect: string, edge: GraphEdge): Edg
     ...(edge.updatedAt === undefined ? {} : { updatedOn: edge.updatedAt }),
     ...(edge.updatedBy === undefined ? {} : { updatedActor: edge.updatedBy }),
     ...(edge.manual === true ? { properties: { source: MANUAL_SOURCE } } : {}),
+    ...(holder === undefined ? {} : { lifecycleOwner: holder }),
     strata: {
       aspect,
       outgoing: pairKey(edge.type, edge.destination),
@@ -115,6 +122,7 @@ export interface EdgeSource {
   readonly updatedOn?: number;
   readonly updatedActor?: string;
   readonly properties?: { readonly source?: string };
+  readonly lifecycleOwner?: string;
   readonly strata: { readonly aspect: string; readonly outgoing: string; readonly incoming: string };
 }
 
@@ -147,6 +155,7 @@ export function graphIndexDefinition(): GraphIndexDefinition {
         updatedActor: keyword,
         // DataHub's edge properties: dynamic, `source` (e.g. `UI`) the one it maps.
         properties: { type: 'object', dynamic: true, properties: { source: { type: 'keyword' } } },
+        lifecycleOwner: keyword,
         strata: { properties: { aspect: keyword, outgoing: keyword, incoming: keyword } },
       },
     },

@@ -6,6 +6,16 @@
  * An edge goes from a source entity (the one holding the aspect) to a destination URN and has a type, the relationship
  * name. The index keeps, for every (source, aspect), the set of edges that aspect currently implies.
  *
+ * Some aspects also imply edges between other entities: a dataset's `fineGrainedLineages` make each downstream
+ * `schemaField` `DownstreamOf` each upstream one (DataHub writes these outside the annotations, with the dataset as the
+ * edges' `lifecycleOwner`). Those are **held edges**: the entity holding the aspect is their *holder*, each edge has a
+ * source of its own, and the index keeps, for every (holder, aspect), the set of edges that aspect currently implies
+ * ({@link GraphIndex.replaceHeldEdges}), stored apart from the contributions of the sources' own aspects (under the
+ * aspect key {@link heldAspectKey}). A query sees a held edge as an edge from its source like any other. Keeping them
+ * by holder, not by source, is what lets one write replace them whole: the fields a lineage no longer lists lose their
+ * edges although the write names only the fields it lists now, whether or not the index saw the previous value (a
+ * rebuild replays the latest values only), and two holders naming the same field never replace each other's edges.
+ *
  * Invariants every adapter guarantees (and `describeGraphIndexContract` checks):
  * - **Replace, not append.** {@link GraphIndex.replaceEdges} makes the given edges the whole contribution of that
  *   (source, aspect): edges it implied before and no longer does are gone. Replaying the same call is therefore
@@ -14,10 +24,14 @@
  * - **Edges are distinct per (type, other end).** When several aspects of one source imply the same edge, queries
  *   report it once, and it stays until every one of those aspects stops implying it. The row then carries the earliest
  *   `createdAt` among them (with its `createdBy`); an edge with a `createdAt` wins over one without.
- * - **Entity removal takes the entity's own edges.** {@link GraphIndex.removeEntity} drops every edge from the
- *   entity (its aspects are gone). Edges pointing to it stay: the aspects of other entities still name it, until
- *   their references are cleaned (`deleteReferences`, which finds them through these very edges) — a rebuild from
- *   the primary store would bring them back anyway.
+ * - **Entity removal takes the entity's own edges.** {@link GraphIndex.removeEntity} drops every edge the entity's
+ *   aspects implied: those from it, and those it holds (its aspects are gone). Edges pointing to it stay, and so do
+ *   held edges from it that another entity holds: the aspects of other entities still name it, until their references
+ *   are cleaned (`deleteReferences`, which finds them through these very edges) — a rebuild from the primary store
+ *   would bring them back anyway.
+ * - **Node removal takes everything touching the URN.** {@link GraphIndex.removeNode} (DataHub's `removeNode`, behind
+ *   `DELETE /relationships`) drops every edge from the URN, to it, and held by it, whichever aspect implied them. The
+ *   aspects are untouched: a later write of an aspect implying an edge, or a rebuild, brings it back.
  * - **Stable paging.** {@link GraphIndex.relationships} orders matches by (type, entity) ascending, comparing strings
  *   by Unicode code point (UTF-8 byte order: SQLite's BINARY collation, Elasticsearch's keyword sort); `total` counts
  *   all matches before paging, and pages cut from that order never overlap or skip.
@@ -26,8 +40,8 @@
  *   and an edge present for the whole walk is seen exactly once, whatever is written meanwhile.
  * - **Durable once resolved.** A write that resolved is seen by every later query, also through another handle opened
  *   on the same data afterwards.
- * - **Batches are the calls in order.** {@link GraphIndex.apply} ends in the state the same `replaceEdges` and
- *   `removeEntity` calls, made one after the other, would leave; replaying a list that failed or was cut short
+ * - **Batches are the calls in order.** {@link GraphIndex.apply} ends in the state the same `replaceEdges`,
+ *   `replaceHeldEdges` and `removeEntity` calls, made one after the other, would leave; replaying a list that failed or was cut short
  *   converges to that state. How much of a list a concurrent query may see half-done is the adapter's to state.
  */
 export interface GraphIndex {
@@ -38,11 +52,30 @@ export interface GraphIndex {
    */
   replaceEdges(source: string, aspect: string, edges: readonly GraphEdge[]): Promise<void>;
 
-  /** Removes every edge whose source is `urn` (a hard-deleted entity); edges to it stay. Idempotent. */
+  /**
+   * Replaces the edges `aspect` of entity `holder` implies between other entities (each {@link HeldEdge} with its own
+   * source) with `edges`: all of them, whatever their sources (an empty list removes the aspect's held edges).
+   * Within one call an edge (source, type, destination) given twice is stored once, the first occurrence kept.
+   * Atomic as {@link replaceEdges} is.
+   */
+  replaceHeldEdges(holder: string, aspect: string, edges: readonly HeldEdge[]): Promise<void>;
+
+  /**
+   * Removes the edges the aspects of `urn` implied (a hard-deleted entity): every edge whose source is `urn` and that
+   * no other entity holds, and every edge `urn` holds. Edges to it stay. Idempotent.
+   */
   removeEntity(urn: string): Promise<void>;
 
   /**
-   * Applies the changes in order: the result equals calling {@link replaceEdges} / {@link removeEntity} for each, in
+   * Removes every edge touching `urn`: from it, to it (whoever's aspects implied them) and held by it. DataHub's
+   * `GraphService.removeNode`. Idempotent; a URN the index has never seen changes nothing. On SQLite one transaction;
+   * on Elasticsearch one delete-by-query, refreshed.
+   */
+  removeNode(urn: string): Promise<void>;
+
+  /**
+   * Applies the changes in order: the result equals calling {@link replaceEdges} / {@link replaceHeldEdges} /
+   * {@link removeEntity} for each, in
    * order (an edge to or from a URN removed earlier in the list stays when a later change adds it; an aspect replaced
    * twice keeps the second list). What the graph hook of the indexer calls with one log batch's changes; an empty list
    * does nothing.
@@ -137,7 +170,10 @@ export interface EdgeScrollPage {
   readonly hasMore: boolean;
 }
 
-/** One change of {@link GraphIndex.apply}: a {@link GraphIndex.replaceEdges} or {@link GraphIndex.removeEntity} call. */
+/**
+ * One change of {@link GraphIndex.apply}: a {@link GraphIndex.replaceEdges}, {@link GraphIndex.replaceHeldEdges} or
+ * {@link GraphIndex.removeEntity} call.
+ */
 export type GraphChange =
   | {
       readonly kind: 'replaceEdges';
@@ -145,7 +181,28 @@ export type GraphChange =
       readonly aspect: string;
       readonly edges: readonly GraphEdge[];
     }
+  | {
+      readonly kind: 'replaceHeldEdges';
+      readonly holder: string;
+      readonly aspect: string;
+      readonly edges: readonly HeldEdge[];
+    }
   | { readonly kind: 'removeEntity'; readonly urn: string };
+
+/** An edge an aspect implies between other entities than the one holding it: from `source` to `destination`. */
+export interface HeldEdge extends GraphEdge {
+  /** URN of the edge's source (a downstream `schemaField`, say), not the holder's. */
+  readonly source: string;
+}
+
+/**
+ * The aspect key under which the adapters store the edges `aspect` of `holder` holds: `<aspect>@<holder>`. An aspect
+ * name is an identifier (no `@`), so the key never collides with the contribution of a source's own aspect, and each
+ * holder's edges from one source are kept apart from another holder's.
+ */
+export function heldAspectKey(aspect: string, holder: string): string {
+  return `${aspect}@${holder}`;
+}
 
 /** One edge an aspect implies, from the entity holding the aspect. */
 export interface GraphEdge {

@@ -6,6 +6,7 @@ export type {
   GraphChange,
   GraphEdge,
   GraphIndex,
+  HeldEdge,
   Neighbour,
   NeighbourPage,
   NeighbourQuery,

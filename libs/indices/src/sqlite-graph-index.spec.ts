@@ -63,6 +63,7 @@ describe('SqliteGraphIndex', () => {
           updated_at: null,
           updated_by: null,
           manual: null,
+          holder: null,
         },
         {
           source: 'urn:li:dataset:d',
@@ -74,11 +75,16 @@ describe('SqliteGraphIndex', () => {
           updated_at: null,
           updated_by: null,
           manual: null,
+          holder: null,
         },
       ]);
       const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges'").all();
       expect(indexes).toEqual(
-        expect.arrayContaining([{ name: 'edges_source_type' }, { name: 'edges_destination_type' }]),
+        expect.arrayContaining([
+          { name: 'edges_source_type' },
+          { name: 'edges_destination_type' },
+          { name: 'edges_holder' },
+        ]),
       );
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
@@ -124,6 +130,60 @@ describe('SqliteGraphIndex', () => {
         manual: true,
       },
     ]);
+  });
+
+  it('keeps a held edge as a row of its own source, under the holder’s aspect key, found through the holder index', async () => {
+    const { index, path } = openFile();
+    const field = 'urn:li:schemaField:(urn:li:dataset:d,id)';
+    const upstream = 'urn:li:schemaField:(urn:li:dataset:u,id)';
+    await index.replaceHeldEdges('urn:li:dataset:d', 'upstreamLineage', [
+      { source: field, type: 'DownstreamOf', destination: upstream },
+    ]);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT source, aspect, destination, holder FROM edges').all()).toEqual([
+        {
+          source: field,
+          aspect: 'upstreamLineage@urn:li:dataset:d',
+          destination: upstream,
+          holder: 'urn:li:dataset:d',
+        },
+      ]);
+      const plan = db
+        .prepare('EXPLAIN QUERY PLAN DELETE FROM edges WHERE holder = ? AND aspect = ?')
+        .all('urn:li:dataset:d', 'upstreamLineage@urn:li:dataset:d') as { detail: string }[];
+      expect(plan.map((step) => step.detail).join('\n')).toContain('edges_holder');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('adds the holder column and its index to a file written before held edges, keeping its edges', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'strata-graph-'));
+    const path = join(directory, 'graph.sqlite');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE edges (source TEXT NOT NULL, aspect TEXT NOT NULL, type TEXT NOT NULL,
+      destination TEXT NOT NULL, created_at INTEGER, created_by TEXT, updated_at INTEGER, updated_by TEXT,
+      manual INTEGER, PRIMARY KEY (source, aspect, type, destination)) WITHOUT ROWID`);
+    old
+      .prepare('INSERT INTO edges (source, aspect, type, destination) VALUES (?, ?, ?, ?)')
+      .run('urn:li:dataset:a', 'ownership', 'OwnedBy', 'urn:li:corpuser:u');
+    old.close();
+    const [first, second] = [new SqliteGraphIndex({ path }), new SqliteGraphIndex({ path })];
+    cleanups.push(async () => {
+      await first.close();
+      await second.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    await second.removeEntity('urn:li:dataset:held-nothing');
+    const query = { urn: 'urn:li:corpuser:u', direction: 'INCOMING' as const, types: [], start: 0, count: 10 };
+    expect(await first.relationships(query)).toEqual({
+      total: 1,
+      relationships: [{ type: 'OwnedBy', entity: 'urn:li:dataset:a' }],
+    });
+    // The old row has no holder: removing its source takes it.
+    await first.removeEntity('urn:li:dataset:a');
+    expect((await second.relationships(query)).total).toBe(0);
   });
 
   it('reads neighbours through the direction’s index', () => {
@@ -181,7 +241,7 @@ describe('SqliteGraphIndex', () => {
     const db = new Database(path, { readonly: true });
     try {
       expect(db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'edges' ORDER BY name").pluck().all()).toEqual(
-        ['edges', 'edges_destination_type', 'edges_source_type'],
+        ['edges', 'edges_destination_type', 'edges_holder', 'edges_source_type'],
       );
     } finally {
       db.close();
@@ -197,6 +257,7 @@ describe('SqliteGraphIndex', () => {
     await index.close();
     await expect(index.relationships(query)).rejects.toThrow();
     await expect(index.removeEntity('urn:li:corpuser:u')).rejects.toThrow();
+    await expect(index.removeNode('urn:li:corpuser:u')).rejects.toThrow();
     await expect(index.clear()).rejects.toThrow();
   });
 });

@@ -9,12 +9,14 @@ import {
   type GraphChange,
   type GraphEdge,
   type GraphIndex,
+  type HeldEdge,
   type Relationship,
   type RelationshipPage,
   type RelationshipQuery,
   type ScrolledEdge,
 } from './graph-index';
 import {
+  heldAspectKey,
   NeighbourFold,
   neighbourChunks,
   neighbourQueryFault,
@@ -49,9 +51,12 @@ export interface SqliteGraphIndexOptions {
 
 /**
  * The embedded graph index: one SQLite file (WAL) with one table, `edges (source, aspect, type, destination,
- * created_at, created_by, updated_at, updated_by, manual)` (the last three added to an older file when it is opened),
- * keyed by (source, aspect, type, destination) so that each aspect's contribution is a set.
- * Indexes on (source, type) and (destination, type) serve both directions.
+ * created_at, created_by, updated_at, updated_by, manual, holder)` (the last four added to an older file when it is
+ * opened), keyed by (source, aspect, type, destination) so that each aspect's contribution is a set.
+ * Indexes on (source, type) and (destination, type) serve both directions. A held edge is a row whose `holder` is the
+ * entity holding the aspect and whose `aspect` is {@link heldAspectKey}; a partial index on (holder, aspect), over
+ * the rows that have a holder, finds a holder's contributions. `removeNode` is one transaction of three deletes
+ * (by source, destination and holder), each through its index.
  *
  * Runs with `synchronous = NORMAL`: a power loss may drop the last writes, which is acceptable because the index is
  * rebuilt from the primary store (the consumer replays the change log), unlike the store itself, which fsyncs.
@@ -84,6 +89,7 @@ export class SqliteGraphIndex implements GraphIndex {
     this.writes = new SteppedWrites(db);
     try {
       addStampColumns(db);
+      addHolderColumn(db);
     } catch (error) {
       closeDatabase(db);
       throw error;
@@ -104,15 +110,31 @@ export class SqliteGraphIndex implements GraphIndex {
       `SELECT COUNT(*) AS total FROM (SELECT 1 FROM edges WHERE ${end} = ? AND ${typeFilter} GROUP BY type, ${other})`;
     this.statements = {
       deleteAspect: db.prepare<[string, string]>('DELETE FROM edges WHERE source = ? AND aspect = ?'),
+      deleteHeld: db.prepare<[string, string]>('DELETE FROM edges WHERE holder = ? AND aspect = ?'),
       // A (type, destination) given twice in one call: the first occurrence stays.
       insertEdge: db.prepare<
-        [string, string, string, string, number | null, string | null, number | null, string | null, number | null]
+        [
+          string,
+          string,
+          string,
+          string,
+          number | null,
+          string | null,
+          number | null,
+          string | null,
+          number | null,
+          string | null,
+        ]
       >(
         `INSERT OR IGNORE INTO edges
-           (source, aspect, type, destination, created_at, created_by, updated_at, updated_by, manual)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           (source, aspect, type, destination, created_at, created_by, updated_at, updated_by, manual, holder)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
+      // An entity's own edges: those from it that no other entity holds, and those it holds.
+      deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ? AND holder IS NULL'),
+      deleteHeldBy: db.prepare<[string]>('DELETE FROM edges WHERE holder = ?'),
+      deleteFrom: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
+      deleteTo: db.prepare<[string]>('DELETE FROM edges WHERE destination = ?'),
       // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
       deleteAll: db.prepare('DELETE FROM edges'),
       OUTGOING: {
@@ -157,8 +179,24 @@ export class SqliteGraphIndex implements GraphIndex {
     return this.apply([{ kind: 'replaceEdges', source, aspect, edges }]);
   }
 
+  replaceHeldEdges(holder: string, aspect: string, edges: readonly HeldEdge[]): Promise<void> {
+    return this.apply([{ kind: 'replaceHeldEdges', holder, aspect, edges }]);
+  }
+
   removeEntity(urn: string): Promise<void> {
     return this.apply([{ kind: 'removeEntity', urn }]);
+  }
+
+  /** Every edge from, to or held by `urn`, in one write transaction (a step of its own). */
+  removeNode(urn: string): Promise<void> {
+    return this.writes.write(() => this.removeNodeSteps(urn));
+  }
+
+  private *removeNodeSteps(urn: string): Generator<void, void, undefined> {
+    this.statements.deleteFrom.run(urn);
+    this.statements.deleteTo.run(urn);
+    this.statements.deleteHeldBy.run(urn);
+    yield;
   }
 
   apply(changes: readonly GraphChange[]): Promise<void> {
@@ -182,24 +220,39 @@ export class SqliteGraphIndex implements GraphIndex {
     for (const change of changes) {
       if (change.kind === 'removeEntity') {
         this.statements.deleteEntity.run(change.urn);
+        this.statements.deleteHeldBy.run(change.urn);
         continue;
       }
-      this.statements.deleteAspect.run(change.source, change.aspect);
+      if (change.kind === 'replaceEdges') {
+        this.statements.deleteAspect.run(change.source, change.aspect);
+        for (const edge of change.edges) {
+          this.insert(change.source, change.aspect, edge, null);
+          if (++written % EDGES_PER_STEP === 0) yield;
+        }
+        continue;
+      }
+      const aspect = heldAspectKey(change.aspect, change.holder);
+      this.statements.deleteHeld.run(change.holder, aspect);
       for (const edge of change.edges) {
-        this.statements.insertEdge.run(
-          change.source,
-          change.aspect,
-          edge.type,
-          edge.destination,
-          edge.createdAt ?? null,
-          edge.createdBy ?? null,
-          edge.updatedAt ?? null,
-          edge.updatedBy ?? null,
-          edge.manual === true ? 1 : null,
-        );
+        this.insert(edge.source, aspect, edge, change.holder);
         if (++written % EDGES_PER_STEP === 0) yield;
       }
     }
+  }
+
+  private insert(source: string, aspect: string, edge: GraphEdge, holder: string | null): void {
+    this.statements.insertEdge.run(
+      source,
+      aspect,
+      edge.type,
+      edge.destination,
+      edge.createdAt ?? null,
+      edge.createdBy ?? null,
+      edge.updatedAt ?? null,
+      edge.updatedBy ?? null,
+      edge.manual === true ? 1 : null,
+      holder,
+    );
   }
 
   /** Runs a read once the writes in progress have committed. */
@@ -314,6 +367,27 @@ function toRelationship(row: RelationshipRow): Relationship {
     ...(row.created_at === null ? {} : { createdAt: row.created_at }),
     ...(row.created_by === null ? {} : { createdBy: row.created_by }),
   };
+}
+
+/**
+ * Adds the `holder` column (null on the rows there are: none was held) and the partial index finding a holder's rows
+ * to an `edges` table created before held edges existed, in one write transaction that checks again, so that
+ * processes opening the same file at once add them once.
+ */
+function addHolderColumn(db: Database.Database): void {
+  const missing = (): { column: boolean; index: boolean } => ({
+    column: !db
+      .prepare<[], { name: string }>('PRAGMA table_info(edges)')
+      .all()
+      .some((row) => row.name === 'holder'),
+    index: db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'edges_holder'").get() === undefined,
+  });
+  const before = missing();
+  if (!before.column && !before.index) return;
+  db.transaction(() => {
+    if (missing().column) db.exec('ALTER TABLE edges ADD COLUMN holder TEXT');
+    db.exec('CREATE INDEX IF NOT EXISTS edges_holder ON edges (holder, aspect) WHERE holder IS NOT NULL');
+  }).immediate();
 }
 
 /** How many edges a write step inserts. */

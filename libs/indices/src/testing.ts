@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '@strata/model';
 
 import { trackedIndices, type IndexUnderTest } from './contract-handles';
+import { describeGraphHeldEdgesContract } from './graph-held-edges-contract';
 import { describeGraphNeighboursContract } from './graph-neighbours-contract';
 import {
   MAX_EDGE_SCROLL_COUNT,
@@ -46,6 +47,7 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
 
   const open = trackedIndices(() => factory.create());
   describeGraphNeighboursContract(name, () => factory.create());
+  describeGraphHeldEdgesContract(name, () => factory.create());
 
   /** Every relationship of `urn` in one direction (all types, one large page). */
   async function all(
@@ -456,7 +458,9 @@ export function describeGraphIndexContract(name: string, factory: GraphIndexCont
         await batched.apply(changes);
         for (const change of changes) {
           if (change.kind === 'removeEntity') await oneByOne.removeEntity(change.urn);
-          else await oneByOne.replaceEdges(change.source, change.aspect, change.edges);
+          else if (change.kind === 'replaceEdges')
+            await oneByOne.replaceEdges(change.source, change.aspect, change.edges);
+          else await oneByOne.replaceHeldEdges(change.holder, change.aspect, change.edges);
         }
 
         expect(await snapshot(batched, urns)).toEqual(await snapshot(oneByOne, urns));

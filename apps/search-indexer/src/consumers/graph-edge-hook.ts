@@ -1,11 +1,12 @@
 /**
  * The graph hook: keeps the relationship edges (`GET /relationships`) from the versioned change logs. Each change
- * becomes one graph change (`graphChangeOf`: an aspect's edges replaced, or the entity's edges removed), and a batch's
- * changes are applied in log order in one call. Idempotent: an aspect's edges are replaced, never appended.
+ * becomes one or two graph changes (`graphChangesOf`: an aspect's edges replaced, with the column-level lineage edges
+ * it holds; or the entity's edges removed), and a batch's changes are applied in log order in one call. Idempotent:
+ * an aspect's edges are replaced, never appended.
  */
 import type { ChangeLogHook } from '@strata/change-log';
 import type { GraphIndex } from '@strata/indices';
-import { graphChangeOf } from '../domain/evolve';
+import { graphChangesOf } from '../domain/evolve';
 import { aspectChangeOf } from './search-document-hook';
 
 export function graphEdgeHook(graph: GraphIndex): ChangeLogHook {
@@ -13,6 +14,6 @@ export function graphEdgeHook(graph: GraphIndex): ChangeLogHook {
     name: 'graph',
     consumes: ['versioned'],
     servesReads: true,
-    apply: (events) => graph.apply(events.map((event) => graphChangeOf(aspectChangeOf(event)))),
+    apply: (events) => graph.apply(events.flatMap((event) => graphChangesOf(aspectChangeOf(event)))),
   };
 }

@@ -2,7 +2,14 @@ import { testEntityRegistry } from '@strata/model/testing';
 import type { EntitySpec } from '@strata/model';
 import type { SearchDocument } from '@strata/indices';
 import { projectionSpecification } from '@strata/testing/specifications';
-import { contributionOf, edgesOf, evolveDocument, graphChangeOf, type AspectChange } from './evolve';
+import {
+  columnLineageEdgesOf,
+  contributionOf,
+  edgesOf,
+  evolveDocument,
+  graphChangesOf,
+  type AspectChange,
+} from './evolve';
 
 const registry = testEntityRegistry();
 const dataset = registry.entity('dataset') as EntitySpec;
@@ -200,27 +207,158 @@ describe('evolveDocument', () => {
   });
 });
 
-describe('graphChangeOf', () => {
+describe('graphChangesOf', () => {
   it('replaces the aspect’s edges with those its value implies, stamped with the change', () => {
-    expect(graphChangeOf(change('globalTags', { tags: [{ tag: 'urn:li:tag:B' }] }))).toEqual({
-      kind: 'replaceEdges',
-      source: urn,
-      aspect: 'globalTags',
-      edges: [{ type: 'TaggedWith', destination: 'urn:li:tag:B', createdAt: 5, createdBy: 'urn:li:corpuser:jdoe' }],
-    });
+    expect(graphChangesOf(change('globalTags', { tags: [{ tag: 'urn:li:tag:B' }] }))).toEqual([
+      {
+        kind: 'replaceEdges',
+        source: urn,
+        aspect: 'globalTags',
+        edges: [{ type: 'TaggedWith', destination: 'urn:li:tag:B', createdAt: 5, createdBy: 'urn:li:corpuser:jdoe' }],
+      },
+    ]);
   });
 
   it('removes the aspect’s edges when the aspect is deleted', () => {
-    expect(graphChangeOf(change('globalTags', undefined, 'DELETE'))).toEqual({
-      kind: 'replaceEdges',
-      source: urn,
-      aspect: 'globalTags',
-      edges: [],
-    });
+    expect(graphChangesOf(change('globalTags', undefined, 'DELETE'))).toEqual([
+      { kind: 'replaceEdges', source: urn, aspect: 'globalTags', edges: [] },
+    ]);
   });
 
-  it('removes every edge from or to the entity when the key aspect is deleted', () => {
-    expect(graphChangeOf(change('datasetKey', undefined, 'DELETE'))).toEqual({ kind: 'removeEntity', urn });
+  it('removes the entity’s edges, those it holds included, when the key aspect is deleted', () => {
+    expect(graphChangesOf(change('datasetKey', undefined, 'DELETE'))).toEqual([{ kind: 'removeEntity', urn }]);
+  });
+
+  describe('column-level lineage', () => {
+    const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+    const raw = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.raw,PROD)';
+    const lookup = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.lookup,PROD)';
+    const lineage = {
+      upstreams: [{ dataset: raw, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(raw, 'id'), field(lookup, 'key')],
+          downstreamType: 'FIELD',
+          downstreams: [field(urn, 'id')],
+          query: 'urn:li:query:q1',
+        },
+        {
+          upstreamType: 'DATASET',
+          upstreams: [lookup],
+          downstreamType: 'FIELD_SET',
+          downstreams: [field(urn, 'name'), field(urn, 'label')],
+        },
+        // The same pair again: one edge.
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(raw, 'id')],
+          downstreamType: 'FIELD',
+          downstreams: [field(urn, 'id')],
+        },
+      ],
+    };
+
+    it('holds an edge DownstreamOf from each downstream to each upstream, whatever the types, without stamps', () => {
+      const [own, held] = graphChangesOf(change('upstreamLineage', lineage));
+      expect(own).toMatchObject({ kind: 'replaceEdges', source: urn, aspect: 'upstreamLineage' });
+      expect(held).toEqual({
+        kind: 'replaceHeldEdges',
+        holder: urn,
+        aspect: 'upstreamLineage',
+        edges: [
+          { source: field(urn, 'id'), type: 'DownstreamOf', destination: field(raw, 'id') },
+          { source: field(urn, 'id'), type: 'DownstreamOf', destination: field(lookup, 'key') },
+          { source: field(urn, 'name'), type: 'DownstreamOf', destination: lookup },
+          { source: field(urn, 'label'), type: 'DownstreamOf', destination: lookup },
+        ],
+      });
+    });
+
+    it('keeps the holder’s own edges as the annotations say: to the upstream datasets and fields', () => {
+      const [own] = graphChangesOf(change('upstreamLineage', lineage));
+      expect(own?.kind === 'replaceEdges' ? own.edges.map((edge) => edge.destination) : []).toEqual([
+        raw,
+        field(raw, 'id'),
+        field(lookup, 'key'),
+        lookup,
+      ]);
+    });
+
+    it('ends the list at an entry without downstreams or upstreams, as DataHub does, and skips what is no URN', () => {
+      const held = (value: unknown) => graphChangesOf(change('upstreamLineage', value))[1];
+      expect(
+        held({
+          upstreams: [],
+          fineGrainedLineages: [
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: ['not a urn', field(raw, 'a')],
+              downstreamType: 'FIELD',
+              downstreams: [field(urn, 'a')],
+            },
+            { upstreamType: 'NONE', downstreamType: 'FIELD', downstreams: [field(urn, 'b')] },
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: [field(raw, 'c')],
+              downstreamType: 'FIELD',
+              downstreams: [field(urn, 'c')],
+            },
+          ],
+        }),
+      ).toEqual({
+        kind: 'replaceHeldEdges',
+        holder: urn,
+        aspect: 'upstreamLineage',
+        edges: [{ source: field(urn, 'a'), type: 'DownstreamOf', destination: field(raw, 'a') }],
+      });
+      expect(held({ upstreams: [] })).toMatchObject({ kind: 'replaceHeldEdges', edges: [] });
+    });
+
+    it('empties the held edges when the aspect is deleted, and replaces them whole on every write (a rebuild too)', () => {
+      expect(graphChangesOf(change('upstreamLineage', undefined, 'DELETE'))).toEqual([
+        { kind: 'replaceEdges', source: urn, aspect: 'upstreamLineage', edges: [] },
+        { kind: 'replaceHeldEdges', holder: urn, aspect: 'upstreamLineage', edges: [] },
+      ]);
+      // A restatement without any previous value says the same as the write it replays.
+      expect(graphChangesOf(change('upstreamLineage', lineage, 'RESTATE'))).toEqual(
+        graphChangesOf(change('upstreamLineage', lineage)),
+      );
+    });
+
+    it('holds a data job’s column-level lineage too, the job being the holder', () => {
+      const job = registry.entity('dataJob') as EntitySpec;
+      const jobUrn = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,PROD),load)';
+      const changes = graphChangesOf({
+        entity: job,
+        urn: jobUrn,
+        aspectName: 'dataJobInputOutput',
+        changeType: 'UPSERT',
+        value: {
+          inputDatasets: [raw],
+          outputDatasets: [urn],
+          fineGrainedLineages: [
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: [field(raw, 'id')],
+              downstreamType: 'FIELD',
+              downstreams: [field(urn, 'id')],
+            },
+          ],
+        },
+      });
+      expect(changes[1]).toEqual({
+        kind: 'replaceHeldEdges',
+        holder: jobUrn,
+        aspect: 'dataJobInputOutput',
+        edges: [{ source: field(urn, 'id'), type: 'DownstreamOf', destination: field(raw, 'id') }],
+      });
+    });
+
+    it('holds nothing for other aspects', () => {
+      expect(columnLineageEdgesOf({ fineGrainedLineages: 'no' })).toEqual([]);
+      expect(graphChangesOf(change('ownership', { owners: [] }))).toHaveLength(1);
+    });
   });
 });
 

@@ -14,13 +14,14 @@ import type {
   FieldValue,
   GraphChange,
   GraphEdge,
+  HeldEdge,
   SearchDocument,
 } from '@strata/indices';
 
 /**
  * How one versioned change log changes the search document and the graph edges of its entity. Pure: the search hook
  * reads the current documents, folds a batch's changes through {@link evolveDocument} in log order and writes the
- * result; the graph hook turns each change into a {@link GraphChange} and applies them in order.
+ * result; the graph hook turns each change into {@link GraphChange}s and applies them in order.
  */
 
 /** A versioned change log, decoded. */
@@ -59,19 +60,87 @@ export function evolveDocument(
 }
 
 /**
- * What a change does to the graph: DELETE of the key aspect removes every edge from or to the entity; DELETE of
- * another aspect removes that aspect's edges; any other change replaces them with the edges the value implies
- * ({@link edgesOf}).
+ * What a change does to the graph, as the graph changes to apply in order:
+ * - DELETE of the key aspect removes the edges the entity's aspects implied: those from it, and those it holds
+ *   (`removeEntity`).
+ * - Any other change replaces the aspect's edges from the entity with those the value implies ({@link edgesOf}; none
+ *   for a DELETE). An aspect carrying column-level lineage ({@link COLUMN_LINEAGE_ASPECTS}) also replaces the edges
+ *   it holds between schema fields with those its `fineGrainedLineages` imply ({@link columnLineageEdgesOf}).
+ *
+ * The column-level edges do not start at the entity holding the aspect but at each downstream field, so they are
+ * written as held edges, kept by (holder, aspect) in the graph (`replaceHeldEdges`): each write replaces all of them
+ * at once, whichever fields the previous value listed — the change log's previous value is not needed, which a rebuild
+ * (replaying the latest values only) or a lost previous value would not give anyway — and the same field named by two
+ * holders (a dataset's lineage and a job's) keeps the edges of each apart. Deleting the aspect empties them; deleting
+ * the holder removes them.
  */
-export function graphChangeOf(change: AspectChange): GraphChange {
+export function graphChangesOf(change: AspectChange): GraphChange[] {
   const isDelete = change.changeType === 'DELETE';
-  if (isDelete && change.aspectName === change.entity.keyAspect.name) return { kind: 'removeEntity', urn: change.urn };
-  return {
+  if (isDelete && change.aspectName === change.entity.keyAspect.name)
+    return [{ kind: 'removeEntity', urn: change.urn }];
+  const own: GraphChange = {
     kind: 'replaceEdges',
     source: change.urn,
     aspect: change.aspectName,
     edges: isDelete ? [] : edgesOf(change.entity, change.aspectName, change.value, change),
   };
+  if (!COLUMN_LINEAGE_ASPECTS.has(change.aspectName)) return [own];
+  return [
+    own,
+    {
+      kind: 'replaceHeldEdges',
+      holder: change.urn,
+      aspect: change.aspectName,
+      edges: isDelete ? [] : columnLineageEdgesOf(change.value),
+    },
+  ];
+}
+
+/** The aspects whose `fineGrainedLineages` imply column-level lineage: a dataset's lineage, a data job's. */
+export const COLUMN_LINEAGE_ASPECTS: ReadonlySet<string> = new Set(['upstreamLineage', 'dataJobInputOutput']);
+
+/** DataHub's relationship between two schema fields of column-level lineage: the downstream is `DownstreamOf` the upstream. */
+const DOWNSTREAM_OF = 'DownstreamOf';
+
+/**
+ * The column-level lineage edges an aspect value's `fineGrainedLineages` imply, as DataHub's indexer derives them
+ * outside the `Relationship` annotations: for each entry, an edge `DownstreamOf` from each of its `downstreams` to each
+ * of its `upstreams`, whatever `upstreamType` and `downstreamType` say (an upstream of type `DATASET` is a dataset
+ * URN, and the edge goes to it). As in DataHub, an entry without `downstreams` or without `upstreams` ends the list:
+ * the entries after it imply nothing. The edges carry no stamps or properties (DataHub's have none), so no lineage
+ * time window hides them. A value that is not a URN is left out; each (downstream, upstream) pair once.
+ */
+export function columnLineageEdgesOf(value: unknown): HeldEdge[] {
+  const lineages = isMap(value) && Array.isArray(value['fineGrainedLineages']) ? value['fineGrainedLineages'] : [];
+  const edges: HeldEdge[] = [];
+  const seen = new Set<string>();
+  for (const lineage of lineages) {
+    if (!isMap(lineage)) continue;
+    const downstreams = lineage['downstreams'];
+    const upstreams = lineage['upstreams'];
+    if (!Array.isArray(downstreams) || !Array.isArray(upstreams)) break;
+    for (const source of downstreams) {
+      if (!isUrn(source)) continue;
+      for (const destination of upstreams) {
+        if (!isUrn(destination)) continue;
+        const key = `${source}\u0000${destination}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        edges.push({ source, type: DOWNSTREAM_OF, destination });
+      }
+    }
+  }
+  return edges;
+}
+
+function isUrn(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    parseUrn(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, restliListParam, type Route, type RouteAccess } from '@strata/http';
 import { MAX_PAGE_SIZE, type GraphIndex, type SearchIndex } from '@strata/indices';
 import type { ChangeLogProcessor } from '@strata/change-log';
+import { BadRequestError, InvalidUrnError, parseUrn } from '@strata/model';
 import {
   browseResultBody,
   relationshipsBody,
@@ -62,8 +63,9 @@ export function typesOf(search: SearchIndex, named: readonly string[] | null | u
 }
 
 /**
- * The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress; and what the
- * operations service asks of it for a rebuild: emptying its indices, and its backlog.
+ * The search indexer's reads: `search`, `browse`, `autocomplete`, `GET /relationships`, and its progress; DataHub's
+ * `DELETE /relationships`; and what the operations service asks of it for a rebuild: emptying its indices, and its
+ * backlog.
  */
 export function searchRoutes(
   search: SearchIndex,
@@ -282,6 +284,35 @@ export function searchRoutes(
           }),
         );
         return { body: relationshipsBody({ start: query.start, ...page }, shape) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      resource: '/relationships',
+      family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'LINEAGE',
+        operations: ['DELETE'],
+        resource: { in: 'query', name: 'urn' },
+        message: 'User is unauthorized to delete entity: {resource}',
+      },
+      summary: 'Removes every relationship of an entity from the graph: the edges from it, to it, and those it holds.',
+      example: { query: { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)' } },
+      description:
+        "DataHub's `Relationships.delete` (its graph service's `removeNode`); answers 200 with an empty body. The " +
+        'aspects stay as they are: the graph is derived from them, so writing an aspect that implies a removed edge ' +
+        'again, or restoring the indices, brings the edge back.',
+      query: z.object({ urn: z.string().min(1) }),
+      handle: async ({ query }) => {
+        try {
+          parseUrn(query.urn);
+        } catch (error) {
+          if (error instanceof InvalidUrnError) throw new BadRequestError(`Invalid urn: ${error.message}`);
+          throw error;
+        }
+        await graph.removeNode(query.urn);
+        return {};
       },
     }),
     defineRoute({
