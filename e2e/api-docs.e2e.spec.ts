@@ -20,6 +20,7 @@ const publicRoutes = [
   'POST /entities?action=browse',
   'POST /entities?action=autocomplete',
   'GET /relationships',
+  'DELETE /relationships',
   'GET /openapi/operations/indices/progress',
   'GET /health',
   'GET /metrics',

@@ -6,7 +6,15 @@
  * shared with other suites.
  */
 import { randomUUID } from 'node:crypto';
-import { datasetUrn, ingestProposalBatchBody, proposalOf, startDeployment, TestHttpClient } from '@strata/testing';
+import { TokenService } from '@strata/auth';
+import {
+  datasetUrn,
+  eventually,
+  ingestProposalBatchBody,
+  proposalOf,
+  startDeployment,
+  TestHttpClient,
+} from '@strata/testing';
 
 const tag = randomUUID().slice(0, 8);
 const platform = `toolbox${tag}`;
@@ -19,6 +27,8 @@ const datasets = ['alpha', 'beta', 'gamma', 'delta'].map((name) => datasetUrn(`$
 const domain = `urn:li:domain:toolbox-${tag}`;
 
 let http: TestHttpClient;
+/** The root user's credentials: the index operations need their privilege, authentication on or off. */
+let root: Record<string, string>;
 
 async function ingestAll(
   proposals: readonly ReturnType<typeof proposalOf>[],
@@ -32,7 +42,10 @@ async function ingestAll(
 }
 
 beforeAll(async () => {
-  http = new TestHttpClient((await startDeployment('standalone')).baseUrl);
+  const deployment = await startDeployment('standalone');
+  http = new TestHttpClient(deployment.baseUrl);
+  const tokens = new TokenService({ signingKey: deployment.signingKey, now: Date.now });
+  root = { Authorization: `Bearer ${(await tokens.mint('datahub', 'SESSION', 3_600_000)).token}` };
   const systemMetadata = { runId: run, lastObserved: 1_700_000_000_000 };
   await ingestAll([
     ...datasets.map((urn, index) =>
@@ -370,5 +383,294 @@ describe('relationships over the OpenAPI v1 path (datahub relationships query, m
       `/openapi/relationships/v1/?urn=${encodeURIComponent(datasets[0]!)}&direction=SIDEWAYS&relationshipTypes=X`,
     );
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('DELETE /relationships (Rest.li Relationships.delete)', () => {
+  const relationships = async (urn: string, direction: string) => {
+    const response = await http.get(
+      `/relationships?urn=${encodeURIComponent(urn)}&direction=${direction}`,
+      pythonClient,
+    );
+    expect(response.status).toBe(200);
+    return (response.json as { total: number; relationships: { type: string; entity: string }[] }).relationships.map(
+      (relationship) => [relationship.type, relationship.entity],
+    );
+  };
+
+  it('removes every edge from and to the entity, answering 200 with an empty body; a new write brings them back', async () => {
+    const [upstream, middle, downstream] = ['up', 'middle', 'down'].map((name) =>
+      datasetUrn(`rel_${name}_${tag}`, platform),
+    ) as [string, string, string];
+    const owner = `urn:li:corpuser:toolbox-owner-${tag}`;
+    const lineage = (of: string, time = 0) => ({
+      upstreams: [{ auditStamp: { time, actor: 'urn:li:corpuser:datahub' }, type: 'TRANSFORMED', dataset: of }],
+    });
+    const ownership = {
+      owners: [{ owner, type: 'DATAOWNER' }],
+      lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
+    };
+    await ingestAll([
+      proposalOf(middle, 'upstreamLineage', lineage(upstream)),
+      proposalOf(downstream, 'upstreamLineage', lineage(middle)),
+      proposalOf(middle, 'ownership', ownership),
+      proposalOf(downstream, 'ownership', ownership),
+    ]);
+    expect(await relationships(middle, 'OUTGOING')).toEqual([
+      ['DownstreamOf', upstream],
+      ['OwnedBy', owner],
+    ]);
+    expect(await relationships(middle, 'INCOMING')).toEqual([['DownstreamOf', downstream]]);
+
+    const removed = await http.send(
+      'DELETE',
+      `/relationships?urn=${encodeURIComponent(middle)}`,
+      undefined,
+      pythonClient,
+    );
+    expect({ status: removed.status, body: removed.text }).toEqual({ status: 200, body: '' });
+    expect(await relationships(middle, 'OUTGOING')).toEqual([]);
+    expect(await relationships(middle, 'INCOMING')).toEqual([]);
+    // Other entities' edges stay; the aspects themselves are untouched.
+    expect(await relationships(owner, 'INCOMING')).toEqual([['OwnedBy', downstream]]);
+    expect(await relationships(downstream, 'OUTGOING')).toEqual([['OwnedBy', owner]]);
+    const aspect = await http.get(
+      `/aspects/${encodeURIComponent(middle)}?aspect=upstreamLineage&version=0`,
+      pythonClient,
+    );
+    expect(aspect.status).toBe(200);
+
+    // The graph is derived from the aspects: a write of one (a change: an unchanged value writes nothing) implies its
+    // edges again.
+    await ingestAll([proposalOf(downstream, 'upstreamLineage', lineage(middle, 1))]);
+    expect(await relationships(middle, 'INCOMING')).toEqual([['DownstreamOf', downstream]]);
+  });
+
+  it('answers 400 for a urn that does not parse or is missing, removing nothing', async () => {
+    for (const query of ['urn=not-a-urn', 'urn=', '']) {
+      const response = await http.send('DELETE', `/relationships?${query}`, undefined, pythonClient);
+      expect({ query, status: response.status }).toEqual({ query, status: 400 });
+      expect(response.json).toMatchObject({
+        exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+        status: 400,
+      });
+    }
+  });
+});
+
+/** A Rest.li 2.0 list item as DataHub's Java client writes it in a URL: reserved characters percent-encoded. */
+function restliItem(text: string): string {
+  return encodeURIComponent(text).replace(/[()'!*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A Rest.li error body: its status and message. */
+function restliError(response: { status: number; json: unknown }): { status: number; message: string } {
+  const body = response.json as { status: number; message: string; exceptionClass: string };
+  expect(body.exceptionClass).toBe('com.linkedin.restli.server.RestLiServiceException');
+  return { status: response.status, message: body.message };
+}
+
+describe('versioned batch get (GET /entitiesVersionedV2, what DataHub’s services call in remote mode)', () => {
+  const versioned = datasetUrn(`versioned_${tag}`, platform);
+  const other = datasetUrn(`versioned_other_${tag}`, platform);
+  const get = (ids: readonly string[], query = '') =>
+    http.get(`/entitiesVersionedV2?ids=List(${ids.map(restliItem).join(',')})&entityType=dataset${query}`);
+  type Answer = {
+    results: Record<string, { urn: string; aspects: Record<string, { version: number; value: unknown }> }>;
+    errors: Record<string, { status: number; message: string }>;
+  };
+
+  beforeAll(async () => {
+    // datasetProperties three times: version 1 and 2 archived, the third the latest (version 0).
+    for (const description of ['first', 'second', 'third']) {
+      await ingestAll([proposalOf(versioned, 'datasetProperties', { description })]);
+    }
+    await ingestAll([
+      proposalOf(versioned, 'status', { removed: false }),
+      proposalOf(other, 'datasetProperties', { description: 'other' }),
+    ]);
+  });
+
+  it('answers each URN at the versions its stamp names, keyed by the plain URN, as the Java client encodes them', async () => {
+    const response = await get([`(${versioned} , datasetProperties:1;status:0)`, `(${other} , )`]);
+    expect(response.status).toBe(200);
+    const body = response.json as Answer;
+    expect(Object.keys(body.results).sort()).toEqual([versioned, other].sort());
+    const aspects = body.results[versioned]!.aspects;
+    expect(Object.keys(aspects).sort()).toEqual(['datasetKey', 'datasetProperties', 'status']);
+    expect(aspects['datasetProperties']).toMatchObject({ version: 1, value: { description: 'first' } });
+    expect(aspects['status']).toMatchObject({ version: 0, value: { removed: false } });
+    // An empty stamp: every aspect of the type at its latest.
+    expect(body.results[other]!.aspects['datasetProperties']).toMatchObject({
+      version: 0,
+      value: { description: 'other' },
+    });
+    const second = (await get([`(${versioned} , datasetProperties:2)`], '&aspects=List(datasetProperties)'))
+      .json as Answer;
+    expect(second.results[versioned]!.aspects['datasetProperties']).toMatchObject({ value: { description: 'second' } });
+    // The latest's own ordinal names no row: DataHub keeps the latest under version 0 only.
+    const third = (await get([`(${versioned} , datasetProperties:3)`])).json as Answer;
+    expect(Object.keys(third.results[versioned]!.aspects)).toEqual(['datasetKey']);
+  });
+
+  it('refuses what it cannot read with a 400 in Rest.li’s error body, and answers an unreadable URN under its key', async () => {
+    expect(restliError(await get([`(${versioned} , datasetProperties)`]))).toEqual({
+      status: 400,
+      message: 'Invalid version stamp cannot be parsed: datasetProperties',
+    });
+    expect(restliError(await get([`(${versioned} , datasetProperties:latest)`]))).toEqual({
+      status: 400,
+      message: 'Invalid value for aspect version: latest',
+    });
+    expect(restliError(await get([versioned])).status).toBe(400);
+    expect(restliError(await get([`(${versioned} , )`], '&aspects=List(nonsense)')).status).toBe(400);
+    const untyped = await http.get(`/entitiesVersionedV2?ids=List(${restliItem(`(${versioned} , )`)})`);
+    expect(restliError(untyped).status).toBe(400);
+    const unreadable = (await get(['(not-a-urn , status:0)'])).json as Answer;
+    expect(unreadable.errors['(not-a-urn , status:0)']).toMatchObject({ status: 400 });
+  });
+});
+
+describe('deleting what a registry wrote (datahub delete by-registry: POST /entities?action=deleteAll)', () => {
+  const registryName = `dq-model-${tag}`;
+  const registryId = `${registryName}:0.0.1`;
+  const under = (registryVersion: string) => ({
+    runId: `registry-run-${tag}`,
+    lastObserved: 1_700_000_000_000,
+    registryName,
+    registryVersion,
+  });
+  const created = datasetUrn(`registry_created_${tag}`, platform);
+  const existing = datasetUrn(`registry_existing_${tag}`, platform);
+  const latest = async (urn: string) =>
+    (
+      (await http.get(`/entitiesV2/${encodeURIComponent(urn)}`)).json as {
+        aspects: Record<string, { value: Record<string, unknown> }>;
+      }
+    ).aspects;
+
+  beforeAll(async () => {
+    await ingestAll([proposalOf(existing, 'datasetProperties', { description: 'before the model' })]);
+    await ingestAll([
+      proposalOf(
+        created,
+        'datasetProperties',
+        { description: 'made by the model' },
+        { systemMetadata: under('0.0.1') },
+      ),
+      proposalOf(existing, 'datasetProperties', { description: 'the model’s' }, { systemMetadata: under('0.0.1') }),
+      proposalOf(existing, 'globalTags', { tags: [] }, { systemMetadata: under('0.0.2') }),
+    ]);
+  });
+
+  it('says what it would revert on a dry run, reverts it otherwise, and then finds nothing left', async () => {
+    // What the CLI sends: `--dry-run` (soft by default), then `--hard`.
+    const dry = await http.post('/entities?action=deleteAll', { registryId, dryRun: true, soft: true }, pythonClient);
+    expect(dry.status).toBe(200);
+    const value = (
+      dry.json as {
+        value: {
+          entitiesAffected: number;
+          aspectsAffected: number;
+          entitiesDeleted: number;
+          aspectRowSummaries: { urn: string; aspectName: string; keyAspect: boolean; runId: string }[];
+        };
+      }
+    ).value;
+    expect(value.entitiesAffected).toBe(2);
+    expect(value.entitiesDeleted).toBe(1);
+    expect(value.aspectsAffected).toBe(value.aspectRowSummaries.length);
+    expect(value.aspectRowSummaries).toContainEqual(
+      expect.objectContaining({
+        urn: created,
+        aspectName: 'datasetKey',
+        keyAspect: true,
+        runId: `registry-run-${tag}`,
+      }),
+    );
+    expect(value.aspectRowSummaries).toContainEqual(
+      expect.objectContaining({ urn: existing, aspectName: 'datasetProperties', keyAspect: false }),
+    );
+    expect(value.aspectRowSummaries.some((row) => row.aspectName === 'globalTags')).toBe(false);
+    expect((await latest(existing))['datasetProperties']?.value).toEqual({ description: 'the model’s' });
+
+    const done = await http.post(
+      '/entities?action=deleteAll',
+      { registryId, dryRun: false, soft: false },
+      pythonClient,
+    );
+    expect(done.status).toBe(200);
+    expect((done.json as { value: unknown }).value).toEqual(value);
+    // The earlier value is back, what the model created is hidden, another version's values stay.
+    expect((await latest(existing))['datasetProperties']?.value).toEqual({ description: 'before the model' });
+    expect((await latest(existing))['globalTags']?.value).toEqual({ tags: [] });
+    expect((await latest(created))['status']?.value).toEqual({ removed: true });
+    const again = await http.post('/entities?action=deleteAll', { registryId, dryRun: true });
+    expect((again.json as { value: unknown }).value).toEqual({
+      entitiesAffected: 0,
+      aspectsAffected: 0,
+      entitiesDeleted: 0,
+      aspectRowSummaries: [],
+    });
+  });
+
+  it('refuses a registry id it cannot read, or none, with a 400 in Rest.li’s error body', async () => {
+    expect(restliError(await http.post('/entities?action=deleteAll', { registryId: registryName }))).toEqual({
+      status: 400,
+      message: `Failed to parse registry id: ${registryName}`,
+    });
+    expect(restliError(await http.post('/entities?action=deleteAll', { dryRun: true })).status).toBe(400);
+    expect(restliError(await http.post('/entities?action=deleteAll', { registryId, dryRun: 'yes' })).status).toBe(400);
+  });
+});
+
+describe('restoring the indices of rows written in a window (restoreIndices with gePitEpochMs, lePitEpochMs)', () => {
+  const first = datasetUrn(`pit_first_${tag}`, platform);
+  const second = datasetUrn(`pit_second_${tag}`, platform);
+  const urnLike = `urn:li:dataset:(urn:li:dataPlatform:${platform},pit_%`;
+  /** When each entity's rows were written: the times of their `created` stamps. */
+  const written = async (urn: string) =>
+    Object.values(
+      (
+        (await http.get(`/entitiesV2/${encodeURIComponent(urn)}`)).json as {
+          aspects: Record<string, { created?: { time: number } }>;
+        }
+      ).aspects,
+    ).flatMap((aspect) => (aspect.created === undefined ? [] : [aspect.created.time]));
+  const restore = async (window: Record<string, unknown>) => {
+    const response = await http.post('/operations?action=restoreIndices', { urnLike, batchSize: 100, ...window }, root);
+    expect(response.status).toBe(200);
+    const value = String((response.json as { value: unknown }).value);
+    return {
+      rows: Number(/rowsMigrated=([0-9]+)/.exec(value)?.[1]),
+      lastUrn: /lastUrn=(.*?), lastAspect=/.exec(value)?.[1],
+    };
+  };
+
+  it('replays only the rows written in the window, bounds included', async () => {
+    await ingestAll([proposalOf(first, 'datasetProperties', { description: 'first' })]);
+    const firstTimes = await written(first);
+    // The second entity is written once the clock has moved past every row of the first.
+    await eventually(() => {
+      expect(Date.now()).toBeGreaterThan(Math.max(...firstTimes));
+    });
+    await ingestAll([proposalOf(second, 'datasetProperties', { description: 'second' })]);
+    const secondTimes = await written(second);
+
+    const all = await restore({});
+    const early = await restore({ gePitEpochMs: Math.min(...firstTimes), lePitEpochMs: Math.max(...firstTimes) });
+    const late = await restore({ gePitEpochMs: Math.min(...secondTimes) });
+    expect(early).toEqual({ rows: firstTimes.length, lastUrn: first });
+    expect(late).toEqual({ rows: secondTimes.length, lastUrn: second });
+    expect(all.rows).toBe(early.rows + late.rows);
+    // A bound of 0 is unset, as in DataHub.
+    expect(await restore({ gePitEpochMs: 0, lePitEpochMs: 0 })).toEqual(all);
+  });
+
+  it('refuses a bound that is no time, or a window ending before it starts, with a 400', async () => {
+    const refused = async (window: Record<string, unknown>) =>
+      restliError(await http.post('/operations?action=restoreIndices', { urnLike, ...window }, root)).status;
+    expect(await refused({ gePitEpochMs: 'yesterday' })).toBe(400);
+    expect(await refused({ gePitEpochMs: 2_000, lePitEpochMs: 1_000 })).toBe(400);
   });
 });

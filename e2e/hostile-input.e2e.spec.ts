@@ -559,7 +559,7 @@ describe('hostile input to every public endpoint', () => {
     );
   });
 
-  it("DataHub's toolbox endpoints (listing, runs, lineage, timeline, traces, OpenAPI entities, usage, events): never a 5xx", async () => {
+  it("DataHub's toolbox endpoints (listing, runs, versioned reads, deleteAll, lineage, timeline, traces, OpenAPI entities, usage, events): never a 5xx", async () => {
     const sample = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.table,PROD)';
     const actions = [
       '/entities?action=filter',
@@ -571,6 +571,7 @@ describe('hostile input to every public endpoint', () => {
       '/entities?action=getBrowsePaths',
       '/entities?action=setWritable',
       '/entities?action=applyRetention',
+      '/entities?action=deleteAll',
       '/entities?action=batchIngest',
       '/entities?action=scrollAcrossEntities',
       '/entities?action=searchAcrossLineage',
@@ -599,6 +600,7 @@ describe('hostile input to every public endpoint', () => {
       '/openapi/v1/registry/models/entity/specifications',
       `/openapi/v3/entity/dataset/${encodeURIComponent(sample)}`,
       '/entities',
+      '/entitiesVersionedV2',
     ];
     const queries = fc.dictionary(
       fc.constantFrom(
@@ -615,6 +617,7 @@ describe('hostile input to every public endpoint', () => {
         'limit',
         'ids',
         'aspects',
+        'entityType',
         'raw',
         'systemMetadata',
         'query',
@@ -631,6 +634,7 @@ describe('hostile input to every public endpoint', () => {
         queries,
         jsonValues,
       ),
+      fc.tuple(fc.constant('DELETE'), fc.constant('/relationships'), queries, fc.constant(undefined)),
       fc.tuple(fc.constant('GET'), fc.constantFrom(...reads), queries, fc.constant(undefined)),
     );
     await fuzz('toolbox', requests, async ([method, path, query, body]) => {

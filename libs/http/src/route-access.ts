@@ -52,6 +52,7 @@ export type AccessApiOperation = 'CREATE' | 'READ' | 'UPDATE' | 'DELETE' | 'EXIS
  * Where a request names what a `resource` check concerns:
  * - `key`: the URN after the resource path (`/entitiesV2/{urn}`);
  * - `query` / `body`: the URN in a query parameter or body field; with `list`, several (`ids=List(a,b)`, repeated);
+ *   with `versioned` too, each item is a versioned key `(<urn> , <versionStamp>)` and its URN is the one checked;
  * - `bodyTypes`: entity types in the body's fields (`entity`, `entities`); none named means every type;
  * - `type`: a fixed entity type, no URN (rolling back an ingestion run concerns `dataHubIngestionSource`).
  * A URN that does not parse concerns no entity in particular: the check asks for the privilege on every entity, and
@@ -59,7 +60,7 @@ export type AccessApiOperation = 'CREATE' | 'READ' | 'UPDATE' | 'DELETE' | 'EXIS
  */
 export type ResourceLocator =
   | { readonly in: 'key' }
-  | { readonly in: 'query'; readonly name: string; readonly list?: true }
+  | { readonly in: 'query'; readonly name: string; readonly list?: true; readonly versioned?: true }
   | { readonly in: 'body'; readonly name: string }
   | { readonly in: 'bodyTypes'; readonly names: readonly string[] }
   | { readonly in: 'type'; readonly type: string };
@@ -69,7 +70,14 @@ const privileges = z.array(z.array(z.string().min(1)).min(1)).min(1);
 
 const resourceLocatorSchema = z.discriminatedUnion('in', [
   z.object({ in: z.literal('key') }).strict(),
-  z.object({ in: z.literal('query'), name: z.string().min(1), list: z.literal(true).optional() }).strict(),
+  z
+    .object({
+      in: z.literal('query'),
+      name: z.string().min(1),
+      list: z.literal(true).optional(),
+      versioned: z.literal(true).optional(),
+    })
+    .strict(),
   z.object({ in: z.literal('body'), name: z.string().min(1) }).strict(),
   z.object({ in: z.literal('bodyTypes'), names: z.array(z.string().min(1)).min(1) }).strict(),
   z.object({ in: z.literal('type'), type: z.string().min(1) }).strict(),
@@ -171,7 +179,9 @@ function resourceText(locator: ResourceLocator): string {
     case 'key':
       return 'the entity in the path';
     case 'query':
-      return `the ${locator.list === true ? 'entities' : 'entity'} of the \`${locator.name}\` parameter`;
+      return `the ${locator.list === true ? 'entities' : 'entity'} of the \`${locator.name}\` parameter${
+        locator.versioned === true ? ' (the URN of each versioned key)' : ''
+      }`;
     case 'body':
       return `the entity of the body's \`${locator.name}\``;
     case 'bodyTypes':

@@ -112,3 +112,4 @@ export {
   type TestPredicate,
 } from './metadata-tests';
 export { WildcardPattern, globTokens, likeTokens, type MatchCounter, type WildcardToken } from './wildcard-pattern';
+export { parseVersionedUrnKey, parseVersionStamp, type VersionedUrnKey } from './versioned-urn';

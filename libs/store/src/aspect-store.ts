@@ -68,6 +68,14 @@ export interface AspectStore {
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]>;
 
   /**
+   * The latest values last written under one version of a model registry — their system metadata's `registryName`
+   * and `registryVersion`, strings equal to these — by URN then aspect, at most `limit` of them: what deleting
+   * everything a registry wrote reverts (DataHub's `deleteAll`). Only values whose writer named a registry in their
+   * system metadata can match.
+   */
+  findLatestByRegistry(registryName: string, registryVersion: string, limit: number): Promise<StoredAspect[]>;
+
+  /**
    * The latest values of one of the aspects the store was told to list (its `listedAspects` option) across entities,
    * by URN, after `afterUrn` when given, at most `limit` of them: a page of every policy, say, read straight from the
    * store. Throws for another aspect.
@@ -333,6 +341,8 @@ export interface RestateRequest {
   readonly urnPrefix?: string | undefined;
   /** Only entities whose URN this accepts. */
   readonly urnMatches?: ((urn: string) => boolean) | undefined;
+  /** Only rows written in this range (their `createdOn`), bounds included; an absent bound is open. */
+  readonly createdOn?: TimeRange | undefined;
   /** Resume strictly after this row of the sequence. */
   readonly after?: RowCursor | undefined;
   /** Matching rows (after `after`) to pass over before the page: a row number to start from. */

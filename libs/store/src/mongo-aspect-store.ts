@@ -423,6 +423,33 @@ export class MongoAspectStore implements AspectStore {
     return documents.map(fromAspectDocument);
   }
 
+  /**
+   * A scan, not an index: the registry is not a field of the documents (system metadata is kept as JSON text), and
+   * making it one would change every write and need every stored document rewritten. Deleting what a registry wrote
+   * is a rare administrative act, so it walks the latest values in (urn, aspect) order on the unique index, the server
+   * passing on only documents whose text holds both values ({@link registryTextFilter}); each is then checked on
+   * its parsed system metadata, and the walk stops at `limit`.
+   */
+  async findLatestByRegistry(registryName: string, registryVersion: string, limit: number): Promise<StoredAspect[]> {
+    this.assertOpen();
+    if (limit < 1) return [];
+    const found: StoredAspect[] = [];
+    const cursor = this.collections.aspects
+      .find({ version: 0, ...registryTextFilter(registryName, registryVersion) })
+      .sort({ urn: 1, aspect: 1 })
+      .hint('urn_aspect_version');
+    try {
+      for await (const document of cursor) {
+        const row = fromAspectDocument(document);
+        if (writtenUnderRegistry(row.systemMetadata, registryName, registryVersion)) found.push(row);
+        if (found.length >= limit) break;
+      }
+    } finally {
+      await cursor.close();
+    }
+    return found;
+  }
+
   listsAspect(aspect: string): boolean {
     return this.listed.includes(aspect);
   }
@@ -932,6 +959,28 @@ async function migrateTimeseries(timeseries: Collection<TimeseriesDocument>): Pr
     const pointId = timeseriesPointId(document.urn, JSON.parse(document.metadata) as JsonObject);
     await timeseries.updateOne({ _id: document._id }, { $set: { pointId } });
   }
+}
+
+/**
+ * What the server can check of a registry on a document's system metadata, kept as the text `JSON.stringify` wrote:
+ * that it holds `"registryName":<name as JSON>` and `"registryVersion":<version as JSON>`. Every document written
+ * under the registry passes; one whose text merely holds them elsewhere (a nested property) passes too, which
+ * {@link writtenUnderRegistry} then refuses.
+ */
+export function registryTextFilter(registryName: string, registryVersion: string): Document {
+  const holds = (field: string, value: string) => ({
+    systemMetadata: { $regex: escapeRegExp(`${JSON.stringify(field)}:${JSON.stringify(value)}`) },
+  });
+  return { $and: [holds('registryName', registryName), holds('registryVersion', registryVersion)] };
+}
+
+/** Whether system metadata names this registry and version, as strings. */
+export function writtenUnderRegistry(
+  systemMetadata: JsonObject,
+  registryName: string,
+  registryVersion: string,
+): boolean {
+  return systemMetadata['registryName'] === registryName && systemMetadata['registryVersion'] === registryVersion;
 }
 
 /** The text matched literally in a regular expression. */

@@ -1,8 +1,8 @@
-import { cursorOfRow, type RestatedRow, type RestatePage, type RestateRequest } from './aspect-store';
+import { cursorOfRow, type RestatedRow, type RestatePage, type RestateRequest, type TimeRange } from './aspect-store';
 
 /**
  * The part of a restore page every adapter shares: given the rows of the sequence from the request's start, in order,
- * it keeps those the request matches, passes over `skip` of them, and takes up to `limit`, reading at most `scanLimit`
+ * it keeps those the request matches (entity, aspects, URN predicate, time written), passes over `skip` of them, and takes up to `limit`, reading at most `scanLimit`
  * rows. Adapters seek each source (latest values, then timeseries values) to {@link urnScanStart} and end it at the
  * first row out of {@link inUrnScope}: rows come in URN order, so none after it is in scope.
  */
@@ -45,6 +45,19 @@ export function inUrnScope(request: RestateRequest, urn: string): boolean {
   return true;
 }
 
+/**
+ * Whether a row written at `createdOn` lies in the range, bounds included. Checked as the rows are read, like the other
+ * narrowings, rather than in the adapters' queries: a page then still reads at most `scanLimit` rows, however few of
+ * them the range accepts (a query filtering by time would walk every row outside it in one step).
+ */
+function writtenWithin(range: TimeRange | undefined, createdOn: number): boolean {
+  if (range === undefined) return true;
+  return (
+    (range.fromMillis === undefined || createdOn >= range.fromMillis) &&
+    (range.untilMillis === undefined || createdOn <= range.untilMillis)
+  );
+}
+
 class PageBuilder {
   private readonly taken: RestatedRow[] = [];
   private skipped = 0;
@@ -79,6 +92,7 @@ class PageBuilder {
     if (!inUrnScope(request, urn)) return true;
     if (this.aspects !== undefined && !this.aspects.has(aspect)) return true;
     if (request.urnMatches !== undefined && !request.urnMatches(urn)) return true;
+    if (!writtenWithin(request.createdOn, row.row.createdOn)) return true;
     this.last = row;
     if (this.skipped < (request.skip ?? 0)) {
       this.skipped += 1;

@@ -43,6 +43,9 @@ const storeSchema = (listed: readonly string[]) => `
   );
   CREATE INDEX IF NOT EXISTS latest_by_run ON metadata_aspect_v2 (json_extract(systemmetadata, '$.runId'))
     WHERE version = 0;
+  CREATE INDEX IF NOT EXISTS latest_by_registry ON metadata_aspect_v2 (
+    json_extract(systemmetadata, '$.registryName'), json_extract(systemmetadata, '$.registryVersion'), urn, aspect)
+    WHERE version = 0 AND json_extract(systemmetadata, '$.registryName') IS NOT NULL;
   DROP INDEX IF EXISTS latest_by_aspect;
   ${listed
     .map(
@@ -142,6 +145,15 @@ export class SqliteAspectStore implements AspectStore {
       selectLatestByRun: db.prepare<[string, number], AspectRow>(
         `SELECT ${aspectColumns} FROM metadata_aspect_v2
          WHERE json_extract(systemmetadata, '$.runId') = ? AND version = 0 ORDER BY urn, aspect LIMIT ?`,
+      ),
+      // By the index latest_by_registry rather than a scan: the embedded store reads synchronously, so a scan of every
+      // latest value would hold the event loop for as long as the store is large. The index is partial: it holds only
+      // the values whose writer named a registry (few do), so the other writes add no entry to it.
+      selectLatestByRegistry: db.prepare<[string, string, number], AspectRow>(
+        `SELECT ${aspectColumns} FROM metadata_aspect_v2 INDEXED BY latest_by_registry
+         WHERE json_extract(systemmetadata, '$.registryName') = ?
+           AND json_extract(systemmetadata, '$.registryVersion') = ? AND version = 0
+         ORDER BY urn, aspect LIMIT ?`,
       ),
       // One partial index per listed aspect, and the aspect written out in the query as in the index's condition:
       // SQLite uses a partial index only when it can see that the query's rows satisfy that condition.
@@ -346,6 +358,12 @@ export class SqliteAspectStore implements AspectStore {
 
   findLatestByRunId(runId: string, limit: number): Promise<StoredAspect[]> {
     return settle(() => this.statements.selectLatestByRun.all(runId, Math.max(0, limit)).map(toStoredAspect));
+  }
+
+  findLatestByRegistry(registryName: string, registryVersion: string, limit: number): Promise<StoredAspect[]> {
+    return settle(() =>
+      this.statements.selectLatestByRegistry.all(registryName, registryVersion, Math.max(0, limit)).map(toStoredAspect),
+    );
   }
 
   listsAspect(aspect: string): boolean {

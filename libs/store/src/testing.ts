@@ -439,6 +439,49 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         expect(await store.findLatestByRunId('run-a', 1)).toHaveLength(1);
         expect(await store.findLatestByRunId('run-none', 10)).toEqual([]);
       });
+
+      it('finds the latest values written last under a registry version, by URN then aspect, up to the limit', async () => {
+        const { store } = await open();
+        const [first, second] = [newUrn(), newUrn()].sort() as [string, string];
+        const under = (registryName: string, registryVersion: unknown) => ({
+          runId: 'r',
+          registryName,
+          registryVersion,
+        });
+        await store.commit(
+          commitOf(
+            put(first, 'status', 0, 1, { v: 1 }, under('model', '1.0.0')),
+            put(first, 'ownership', 0, 1, { v: 1 }, under('model', '1.0.0')),
+            put(second, 'status', 0, 1, { v: 1 }, under('model', '1.0.0')),
+            put(second, 'ownership', 0, 1, { v: 1 }, under('model', '2.0.0')),
+            put(second, 'globalTags', 0, 1, { v: 1 }, under('other', '1.0.0')),
+            put(second, 'glossaryTerms', 0, 1, { v: 1 }, under('model', 1)),
+            // The registry's words elsewhere in the system metadata name no registry.
+            put(second, 'domains', 0, 1, { v: 1 }, { properties: { registryName: 'model', registryVersion: '1.0.0' } }),
+          ),
+        );
+        // first's status written again under no registry: its earlier version no longer counts.
+        await store.commit(commitOf(put(first, 'status', 1, 2, { v: 2 }, { runId: 'r2' })));
+
+        const found = async (name: string, version: string, limit: number) =>
+          (await store.findLatestByRegistry(name, version, limit)).map(({ urn, aspect, version: ordinal }) => [
+            urn,
+            aspect,
+            ordinal,
+          ]);
+        expect(await found('model', '1.0.0', 10)).toEqual([
+          [first, 'ownership', 1],
+          [second, 'status', 1],
+        ]);
+        expect(await found('model', '2.0.0', 10)).toEqual([[second, 'ownership', 1]]);
+        expect(await found('model', '1.0.0', 1)).toEqual([[first, 'ownership', 1]]);
+        // Versions are compared whole, as strings.
+        expect(await found('model', '1.0', 10)).toEqual([]);
+        expect(await found('model', '1', 10)).toEqual([]);
+        expect(await found('model', '1.0.0', 0)).toEqual([]);
+        const [row] = await store.findLatestByRegistry('other', '1.0.0', 10);
+        expect(row).toEqual({ ...row, value: { v: 1 }, systemMetadata: under('other', '1.0.0'), createdOn: 1001 });
+      });
     });
 
     describe('runs, URNs and counts', () => {
@@ -593,6 +636,27 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
           last: undefined,
           exhausted: true,
         });
+      });
+
+      it('narrows by when each row was written (createdOn), bounds included, skipping and resuming as before', async () => {
+        const { store, urns, prefix } = await seeded();
+        const [a, b] = urns as [string, string];
+        // Latest values were written at 1001 (corpUserKey) and 1002 (status v2); points at 101 and 201.
+        expect((await restated(store, { urnPrefix: prefix, createdOn: { fromMillis: 1002 }, limit: 10 })).seen).toEqual(
+          [`${a} status v2`, `${b} status v2`],
+        );
+        const early = await restated(store, { urnPrefix: prefix, createdOn: { untilMillis: 101 }, limit: 10 });
+        expect(early.seen).toEqual([`${a} operation @100`, `${b} operation @100`]);
+        const window = { fromMillis: 201, untilMillis: 1001 };
+        const first = await restated(store, { urnPrefix: prefix, createdOn: window, skip: 1, limit: 2 });
+        expect(first.seen).toEqual([`${b} corpUserKey v1`, `${a} operation @200`]);
+        expect(first.page).toMatchObject({ rows: 2, skipped: 1, exhausted: false });
+        const rest = await restated(store, { urnPrefix: prefix, createdOn: window, after: first.page.last, limit: 10 });
+        expect(rest.seen).toEqual([`${b} operation @200`]);
+        expect(rest.page.exhausted).toBe(true);
+        expect((await restated(store, { urnPrefix: prefix, createdOn: { fromMillis: 2000 }, limit: 10 })).seen).toEqual(
+          [],
+        );
       });
 
       it('ends a page after scanLimit rows read, matching or not, resuming after the last row read', async () => {

@@ -166,6 +166,19 @@ describe('the route guard, generic over access declarations', () => {
     ).rejects.toThrow(ForbiddenError);
   });
 
+  it('checks the URN of each versioned key, leaving keys of another shape to the route', async () => {
+    const { guard } = guardOf(true);
+    const batch: RouteAccess = { ...read, resource: { in: 'query', name: 'ids', list: true, versioned: true } };
+    await expect(
+      check(guard, batch, 'urn:li:corpuser:jdoe', { query: { ids: `List((${dataset} , status:1),garbage)` } }),
+    ).resolves.toBeDefined();
+    await expect(
+      check(guard, batch, 'urn:li:corpuser:jdoe', {
+        query: { ids: `List((${dataset} , ),(urn:li:corpuser:ann , status:0))` },
+      }),
+    ).rejects.toThrow(ForbiddenError);
+  });
+
   it('reads the body only for a declaration that finds the resource there, and only once credentials hold', async () => {
     const { guard } = guardOf(true);
     expect(await check(guard, search, 'urn:li:corpuser:jdoe', { body: { entity: 'dataset' } })).toEqual({ body: 1 });

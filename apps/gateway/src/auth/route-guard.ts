@@ -1,6 +1,6 @@
 import { apiPrivileges, PLATFORM_PRIVILEGES, type ResourceFacts } from '@strata/auth';
 import { appliesAlways, parseRestliList, type AnyRoute, type ResourceLocator, type RouteGuard } from '@strata/http';
-import { ForbiddenError, parseUrn } from '@strata/model';
+import { ForbiddenError, parseUrn, parseVersionedUrnKey } from '@strata/model';
 import type { Authorizer } from './authorizer';
 
 /**
@@ -117,7 +117,8 @@ async function locate(
       return ofUrns(input.key === undefined ? [] : [input.key]);
     case 'query': {
       const value = input.query[locator.name];
-      return ofUrns(locator.list === true ? listOf(value) : typeof value === 'string' ? [value] : []);
+      const named = locator.list === true ? listOf(value) : typeof value === 'string' ? [value] : [];
+      return ofUrns(locator.versioned === true ? named.map(urnOfVersionedKey) : named);
     }
     case 'body': {
       const value = fieldsOf(await input.body())[locator.name];
@@ -151,6 +152,15 @@ function ofUrns(urns: readonly string[]): Located {
     }
   });
   return { named: urns.join(','), resources: resources.length === 0 ? [undefined] : resources };
+}
+
+/** The URN of a versioned key `(<urn> , <versionStamp>)`; a key of another shape as it is (the route refuses it). */
+function urnOfVersionedKey(key: string): string {
+  try {
+    return parseVersionedUrnKey(key).urn;
+  } catch {
+    return key;
+  }
 }
 
 function fieldsOf(body: unknown): Record<string, unknown> {

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { defineRoute, type Route, type RouteCaller } from '@strata/http';
-import { BadGatewayError, validateProposal, type EntityRegistry, type ValidatedProposal } from '@strata/model';
+import { defineRoute, type RequestContext, type Route, type RouteCaller } from '@strata/http';
+import {
+  BadGatewayError,
+  ForbiddenError,
+  validateProposal,
+  type EntityRegistry,
+  type ValidatedProposal,
+} from '@strata/model';
 import { TimeSlice } from '@strata/timing';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter';
 
@@ -36,6 +42,10 @@ const planAnswer = z.object({
  * Rolling back is the right of whoever manages ingestion sources (the route's access), as in DataHub — except for the
  * security inputs a run may have written (users' status, memberships, policies…), which keep their guard: a run is no
  * way around them (docs/adr/0018).
+ *
+ * `POST /entities?action=deleteAll` is the same rollback of what one version of a model registry wrote, as
+ * `datahub delete by-registry` calls it: planned by the writer (`POST /internal/registries/rollback-plan`), allowed
+ * to whoever may delete every entity it touches, and published the same way.
  */
 export function rollbackRoutes(options: RollbackRouteOptions): Route[] {
   return [
@@ -64,44 +74,123 @@ export function rollbackRoutes(options: RollbackRouteOptions): Route[] {
       handle: async ({ body, context }) => {
         const hard = body.safe !== undefined ? !body.safe : (body.hardDelete ?? false);
         const dryRun = body.dryRun ?? false;
-        const answer = await options.call(
-          { method: 'POST', resource: '/internal/runs/rollback-plan', body: { runId: body.runId, hard, dryRun } },
-          context,
+        const plan = planOf(
+          await options.call(
+            { method: 'POST', resource: '/internal/runs/rollback-plan', body: { runId: body.runId, hard, dryRun } },
+            context,
+          ),
         );
-        const plan = planAnswer.safeParse(answer);
-        if (!plan.success)
-          throw new BadGatewayError('The metadata writer answered a rollback plan in an unexpected shape');
-        if (!dryRun && plan.data.proposals.length > 0) {
-          const slice = new TimeSlice();
-          const proposals: ValidatedProposal[] = [];
-          for (const planned of plan.data.proposals) {
-            proposals.push(
-              validateProposal(
-                options.registry,
-                {
-                  entityType: planned.entityType,
-                  entityUrn: planned.entityUrn,
-                  changeType: planned.changeType,
-                  aspectName: planned.aspectName,
-                  ...(planned.value === undefined
-                    ? {}
-                    : { aspect: { value: JSON.stringify(planned.value), contentType: 'application/json' } }),
-                  ...(planned.systemMetadata === undefined ? {} : { systemMetadata: planned.systemMetadata }),
-                },
-                { maxAspectBytes: options.maxAspectBytes },
-              ),
-            );
-            await slice.pause();
-          }
-          await options.submitter.submit(proposals, {
-            ...context,
-            authorization: { kind: 'guards', context },
-            wait: true,
-            outcomeTimeoutMs: ROLLBACK_TIMEOUT_MS,
-          });
-        }
-        return { body: { value: plan.data.response } };
+        if (!dryRun) await publish(options, plan.proposals, context);
+        return { body: { value: plan.response } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/entities',
+      action: 'deleteAll',
+      family: 'restli',
+      access: { kind: 'writes' },
+      summary: 'Roll back everything one version of a model registry wrote (`datahub delete by-registry`).',
+      description:
+        'Every latest value whose system metadata names the registry and version of `registryId` ' +
+        '(`<name>:<version>`, both compared whole) goes back to the newest version written under another, or is ' +
+        'removed; an entity whose key it wrote is hidden with status.removed, as DataHub does (`soft`, which the CLI ' +
+        'sends, changes nothing). Entities already soft-deleted are left out. Needs the right to delete each entity ' +
+        'touched, checked before anything is written, dry run or not. `dryRun` says what would happen and changes ' +
+        'nothing. Answers `{entitiesAffected, aspectsAffected, entitiesDeleted, aspectRowSummaries}` (the first 100 ' +
+        'rows). Strata loads no registry plugins: only values whose writer put `registryName` and `registryVersion` ' +
+        'in their system metadata match.',
+      body: z.object({
+        registryId: z.string({ error: 'registryId must be a string of the form <name>:<version>' }),
+        dryRun: z.boolean({ error: 'dryRun must be a boolean' }).optional(),
+        soft: z.boolean({ error: 'soft must be a boolean' }).optional(),
+      }),
+      example: { body: { registryId: 'mycompany-dq-model:0.0.1', dryRun: true } },
+      handle: async ({ body, context }) => {
+        const plan = planOf(
+          await options.call(
+            { method: 'POST', resource: '/internal/registries/rollback-plan', body: { registryId: body.registryId } },
+            context,
+          ),
+        );
+        await requireDeletion(options, plan.proposals, context);
+        if (body.dryRun !== true) await publish(options, plan.proposals, context);
+        return { body: { value: plan.response } };
       },
     }),
   ];
+}
+
+type PlannedProposal = z.infer<typeof planAnswer>['proposals'][number];
+
+/** The writer's plan, as its answer carries it. */
+function planOf(answer: unknown): z.infer<typeof planAnswer> {
+  const plan = planAnswer.safeParse(answer);
+  if (!plan.success) throw new BadGatewayError('The metadata writer answered a rollback plan in an unexpected shape');
+  return plan.data;
+}
+
+/**
+ * DataHub's check of `deleteAll`: the right to delete every entity it touches (ENTITY DELETE), as the caller, dry run
+ * or not — the policies only, since what is written is then checked as any rollback's writes are.
+ */
+async function requireDeletion(
+  options: RollbackRouteOptions,
+  planned: readonly PlannedProposal[],
+  context: RequestContext,
+): Promise<void> {
+  const entities = new Map(planned.map((proposal) => [proposal.entityUrn, proposal.entityType]));
+  const deletions = [...entities].map(([entityUrn, entityType]) =>
+    validateProposal(options.registry, {
+      entityType,
+      entityUrn,
+      changeType: 'DELETE',
+      aspectName: options.registry.entity(entityType)?.keyAspect.name ?? '',
+    }),
+  );
+  try {
+    await options.submitter.authorize({ kind: 'policies', context }, deletions);
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw new ForbiddenError('User is unauthorized to delete entities.');
+    throw error;
+  }
+}
+
+/**
+ * Publishes the writes a rollback planned as ordinary proposals of the caller and waits until every one is applied.
+ * Rolling back is the right the route asked for; the security inputs among the writes keep their guards.
+ */
+async function publish(
+  options: RollbackRouteOptions,
+  planned: readonly PlannedProposal[],
+  context: RequestContext,
+): Promise<void> {
+  if (planned.length === 0) return;
+  const slice = new TimeSlice();
+  const proposals: ValidatedProposal[] = [];
+  for (const proposal of planned) {
+    proposals.push(
+      validateProposal(
+        options.registry,
+        {
+          entityType: proposal.entityType,
+          entityUrn: proposal.entityUrn,
+          changeType: proposal.changeType,
+          aspectName: proposal.aspectName,
+          ...(proposal.value === undefined
+            ? {}
+            : { aspect: { value: JSON.stringify(proposal.value), contentType: 'application/json' } }),
+          ...(proposal.systemMetadata === undefined ? {} : { systemMetadata: proposal.systemMetadata }),
+        },
+        { maxAspectBytes: options.maxAspectBytes },
+      ),
+    );
+    await slice.pause();
+  }
+  await options.submitter.submit(proposals, {
+    ...context,
+    authorization: { kind: 'guards', context },
+    wait: true,
+    outcomeTimeoutMs: ROLLBACK_TIMEOUT_MS,
+  });
 }

@@ -114,6 +114,7 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     findWriteTraces: (traceId, keys) => store.findWriteTraces(traceId, keys),
     recordPublication: (through, ends) => store.recordPublication(through, ends),
     findLatestByRunId: (runId, limit) => store.findLatestByRunId(runId, limit),
+    findLatestByRegistry: (name, version, limit) => store.findLatestByRegistry(name, version, limit),
     listRuns: (request) => store.listRuns(request),
     listUrns: (request) => store.listUrns(request),
     countLatest: (request) => store.countLatest(request),

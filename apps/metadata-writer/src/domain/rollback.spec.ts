@@ -1,5 +1,13 @@
 import type { CurrentAspect } from './decide';
-import { planRollback, ROLLBACK_RUN_ID, type RollbackCandidate } from './rollback';
+import { BadRequestError } from '@strata/model';
+import {
+  parseRegistryId,
+  planRegistryRollback,
+  planRollback,
+  ROLLBACK_RUN_ID,
+  writtenIn,
+  type RollbackCandidate,
+} from './rollback';
 
 type StoredAspect = NonNullable<ReturnType<CurrentAspect>>;
 
@@ -129,5 +137,84 @@ describe('planRollback', () => {
         aspectRowSummaries: [],
       },
     });
+  });
+});
+
+describe('planRegistryRollback', () => {
+  const under = (latest: StoredAspect) => ({
+    ...latest,
+    systemMetadata: { ...latest.systemMetadata, registryName: 'model', registryVersion: '1.0.0' },
+  });
+  const restored = candidate(
+    under(row(other, 'status', 2, 'run-b', { removed: true })),
+    row(other, 'status', 1, 'run-a'),
+  );
+  const removed = candidate(under(row(other, 'globalTags', 1, 'run-b')));
+  const key = candidate(under(row(urn, 'datasetKey', 1, 'run-c')));
+  const properties = candidate(under(row(urn, 'datasetProperties', 3, 'run-c')));
+
+  it('given values written under a registry, when planned, then a soft rollback and DataHub’s deleteAll answer', () => {
+    const plan = planRegistryRollback([restored, removed, key, properties]);
+    expect(plan.proposals.map(({ entityUrn, changeType, aspectName }) => [entityUrn, changeType, aspectName])).toEqual([
+      [other, 'UPSERT', 'status'],
+      [other, 'DELETE', 'globalTags'],
+      [urn, 'DELETE', 'datasetProperties'],
+      // The entity whose key the registry wrote is hidden, not deleted: DataHub's deleteAll is never hard.
+      [urn, 'UPSERT', 'status'],
+    ]);
+    expect(plan.proposals[3]).toMatchObject({ value: { removed: true }, systemMetadata: { runId: ROLLBACK_RUN_ID } });
+    expect(plan.response).toEqual({
+      entitiesAffected: 2,
+      aspectsAffected: 4,
+      entitiesDeleted: 1,
+      aspectRowSummaries: [
+        { runId: 'run-b', aspectName: 'status', urn: other, timestamp: 1002, keyAspect: false },
+        { runId: 'run-b', aspectName: 'globalTags', urn: other, timestamp: 1001, keyAspect: false },
+        { runId: 'run-c', aspectName: 'datasetKey', urn, timestamp: 1001, keyAspect: true },
+        { runId: 'run-c', aspectName: 'datasetProperties', urn, timestamp: 1003, keyAspect: false },
+      ],
+    });
+  });
+
+  it('given a row with no run id, and nothing at all, when planned, then the unnamed run, and nothing to do', () => {
+    const unnamed = candidate({
+      ...removed.latest,
+      systemMetadata: { registryName: 'model', registryVersion: '1.0.0' },
+    });
+    expect(planRegistryRollback([unnamed]).response.aspectRowSummaries[0]).toMatchObject({
+      runId: 'no-run-id-provided',
+      timestamp: 0,
+    });
+    expect(planRegistryRollback([])).toEqual({
+      proposals: [],
+      response: { entitiesAffected: 0, aspectsAffected: 0, entitiesDeleted: 0, aspectRowSummaries: [] },
+    });
+  });
+});
+
+describe('writtenIn', () => {
+  it('given a scope, when a version is tested, then its system metadata must carry the same strings', () => {
+    expect(writtenIn({ runId: 'r' }, { runId: 'r' })).toBe(true);
+    expect(writtenIn({ runId: 'r' }, { runId: 'other' })).toBe(false);
+    const registry = { registryName: 'model', registryVersion: '1.0.0' };
+    expect(writtenIn(registry, { ...registry, runId: 'r' })).toBe(true);
+    expect(writtenIn(registry, { registryName: 'model', registryVersion: '1.0' })).toBe(false);
+    expect(writtenIn(registry, { registryName: 'model' })).toBe(false);
+    expect(writtenIn(registry, {})).toBe(false);
+  });
+});
+
+describe('parseRegistryId', () => {
+  it('given name:version, when read, then both parts', () => {
+    expect(parseRegistryId('mycompany-dq-model:0.0.1')).toEqual({
+      registryName: 'mycompany-dq-model',
+      registryVersion: '0.0.1',
+    });
+  });
+
+  it("given anything else, when read, then a 400 in DataHub's words", () => {
+    for (const id of ['model', 'model:', ':1.0.0', 'a:b:c', '']) {
+      expect(() => parseRegistryId(id)).toThrow(new BadRequestError(`Failed to parse registry id: ${id}`));
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonObject } from '@strata/model';
+import { BadRequestError, type JsonObject } from '@strata/model';
 import type { CurrentAspect } from './decide';
 import { isSchemaFieldSideEffectRow } from './schema-field-side-effects';
 
@@ -11,12 +11,49 @@ export const UNNAMED_RUN_ID = 'no-run-id-provided';
 /** The run id DataHub stamps on what a rollback writes (the soft delete of an entity the run created). */
 export const ROLLBACK_RUN_ID = '__datahub-rollback';
 
-/** A latest value the run wrote last, and what rolling it back restores. */
+/**
+ * What a rollback reverts: the latest values written last by an ingestion run (their system metadata's `runId`), or
+ * under one version of a model registry (`registryName` and `registryVersion`, what DataHub's `deleteAll` reverts).
+ */
+export type RollbackScope =
+  { readonly runId: string } | { readonly registryName: string; readonly registryVersion: string };
+
+/**
+ * Whether a version was written in the scope, by its system metadata (DataHub's conditions of a rollback: each field
+ * equal). A registry is named only by writers that put one in their system metadata: Strata loads no registry plugins.
+ */
+export function writtenIn(scope: RollbackScope, systemMetadata: JsonObject): boolean {
+  if ('runId' in scope) return systemMetadata['runId'] === scope.runId;
+  return (
+    systemMetadata['registryName'] === scope.registryName && systemMetadata['registryVersion'] === scope.registryVersion
+  );
+}
+
+/**
+ * Reads a registry id as DataHub's `deleteAll` takes it, `<name>:<version>`. Refuses, with DataHub's words, an id
+ * that is not exactly two non-empty parts (DataHub answers 500 for some, and silently reads `a:b:c` as `a:b`).
+ */
+export function parseRegistryId(registryId: string): {
+  readonly registryName: string;
+  readonly registryVersion: string;
+} {
+  const parts = registryId.split(':');
+  const [registryName, registryVersion] = parts;
+  if (parts.length !== 2 || !registryName || !registryVersion) {
+    throw new BadRequestError(`Failed to parse registry id: ${registryId}`);
+  }
+  return { registryName, registryVersion };
+}
+
+/** A latest value written in the rollback's scope, and what rolling it back restores. */
 export interface RollbackCandidate {
   readonly entityType: string;
   readonly latest: StoredAspect;
   readonly isKey: boolean;
-  /** The newest earlier version another run wrote; undefined when every earlier version is the run's own, or none. */
+  /**
+   * The newest earlier version written outside the scope (another run's, another registry's); undefined when every
+   * earlier version is in the scope, or there is none.
+   */
   readonly survivor: StoredAspect | undefined;
 }
 
@@ -38,15 +75,18 @@ export interface AspectRowSummary {
   readonly keyAspect: boolean;
 }
 
-/** DataHub's `RollbackResponse`. */
+/** DataHub's `RollbackResponse`, as a run's rollback fills it in, or `deleteAll` (which leaves out what it does not). */
 export interface RollbackResponse {
   readonly entitiesAffected: number;
-  readonly aspectsReverted: number;
-  /** Only after a real run. */
+  /** A run's rollback only. */
+  readonly aspectsReverted?: number;
+  /** After a run's rollback that was not a dry run; always after `deleteAll`. */
   readonly aspectsAffected?: number;
   readonly entitiesDeleted: number;
-  readonly unsafeEntitiesCount: number;
-  readonly unsafeEntities: readonly { readonly urn: string }[];
+  /** A run's rollback only. */
+  readonly unsafeEntitiesCount?: number;
+  /** A run's rollback only. */
+  readonly unsafeEntities?: readonly { readonly urn: string }[];
   readonly aspectRowSummaries: readonly AspectRowSummary[];
 }
 
@@ -78,42 +118,9 @@ export function planRollback(
     readonly createdEntities: ReadonlyMap<string, readonly StoredAspect[]>;
   },
 ): RollbackPlan {
-  const candidates = allCandidates.filter(
-    (candidate) => !isSchemaFieldSideEffectRow(candidate.latest.urn, candidate.latest.aspect),
-  );
+  const candidates = revertible(allCandidates);
   const created = new Set(candidates.filter((candidate) => candidate.isKey).map((candidate) => candidate.latest.urn));
-  const proposals: RollbackProposal[] = [];
-  for (const candidate of candidates) {
-    const { latest, entityType } = candidate;
-    if (candidate.isKey || (options.hard && created.has(latest.urn))) continue; // the entity goes as a whole, below
-    proposals.push(
-      candidate.survivor === undefined
-        ? { entityType, entityUrn: latest.urn, changeType: 'DELETE', aspectName: latest.aspect }
-        : {
-            entityType,
-            entityUrn: latest.urn,
-            changeType: 'UPSERT',
-            aspectName: latest.aspect,
-            value: candidate.survivor.value,
-            systemMetadata: candidate.survivor.systemMetadata,
-          },
-    );
-  }
-  for (const candidate of candidates.filter((each) => each.isKey)) {
-    const { latest, entityType } = candidate;
-    proposals.push(
-      options.hard
-        ? { entityType, entityUrn: latest.urn, changeType: 'DELETE', aspectName: latest.aspect }
-        : {
-            entityType,
-            entityUrn: latest.urn,
-            changeType: 'UPSERT',
-            aspectName: 'status',
-            value: { removed: true },
-            systemMetadata: { runId: ROLLBACK_RUN_ID },
-          },
-    );
-  }
+  const proposals = revertProposals(candidates, options.hard);
 
   // What other runs wrote on the entities this run created: lost with a hard rollback, hidden with a soft one.
   const affected = [...created].flatMap((urn) =>
@@ -137,10 +144,91 @@ export function planRollback(
         runId,
         aspectName: latest.aspect,
         urn: latest.urn,
-        timestamp:
-          typeof latest.systemMetadata['lastObserved'] === 'number' ? latest.systemMetadata['lastObserved'] : 0,
+        timestamp: lastObservedOf(latest),
         keyAspect: isKey,
       })),
     },
   };
+}
+
+/**
+ * What deleting everything one version of a model registry wrote does, as DataHub's `deleteAll` does it: the rollback
+ * of a run, soft — every latest value written under the registry goes back to the newest version written outside
+ * it, or goes; an entity whose key it wrote is hidden with `status.removed = true` — and DataHub's answer: the rows
+ * found (`aspectsAffected`, in a dry run too), their entities, the key rows among them (`entitiesDeleted`), and the
+ * first 100 rows, each with the run that wrote it. Pure, like {@link planRollback}.
+ */
+export function planRegistryRollback(allCandidates: readonly RollbackCandidate[]): RollbackPlan {
+  const candidates = revertible(allCandidates);
+  return {
+    proposals: revertProposals(candidates, false),
+    response: {
+      entitiesAffected: new Set(candidates.map((candidate) => candidate.latest.urn)).size,
+      aspectsAffected: candidates.length,
+      entitiesDeleted: candidates.filter((candidate) => candidate.isKey).length,
+      aspectRowSummaries: candidates.slice(0, SUMMARY_ROWS).map(({ latest, isKey }) => ({
+        runId: typeof latest.systemMetadata['runId'] === 'string' ? latest.systemMetadata['runId'] : UNNAMED_RUN_ID,
+        aspectName: latest.aspect,
+        urn: latest.urn,
+        timestamp: lastObservedOf(latest),
+        keyAspect: isKey,
+      })),
+    },
+  };
+}
+
+/**
+ * The candidates a rollback reverts itself. The rows the writer keeps for a dataset's fields (their `schemaField` key,
+ * `status` and aliases, stamped with the system metadata of the dataset write that caused them) are left out: they
+ * follow the dataset's own reverts, whose side effects restore, hide or delete the fields with it.
+ */
+function revertible(candidates: readonly RollbackCandidate[]): RollbackCandidate[] {
+  return candidates.filter((candidate) => !isSchemaFieldSideEffectRow(candidate.latest.urn, candidate.latest.aspect));
+}
+
+/**
+ * The writes reverting the candidates: each value back to its survivor, or deleted when it has none; an entity whose
+ * key is a candidate, last, deleted whole when `hard` (its other candidates then go with it) and otherwise hidden with
+ * `status.removed = true`.
+ */
+function revertProposals(candidates: readonly RollbackCandidate[], hard: boolean): RollbackProposal[] {
+  const created = new Set(candidates.filter((candidate) => candidate.isKey).map((candidate) => candidate.latest.urn));
+  const proposals: RollbackProposal[] = [];
+  for (const candidate of candidates) {
+    const { latest, entityType } = candidate;
+    if (candidate.isKey || (hard && created.has(latest.urn))) continue; // the entity goes as a whole, below
+    proposals.push(
+      candidate.survivor === undefined
+        ? { entityType, entityUrn: latest.urn, changeType: 'DELETE', aspectName: latest.aspect }
+        : {
+            entityType,
+            entityUrn: latest.urn,
+            changeType: 'UPSERT',
+            aspectName: latest.aspect,
+            value: candidate.survivor.value,
+            systemMetadata: candidate.survivor.systemMetadata,
+          },
+    );
+  }
+  for (const candidate of candidates.filter((each) => each.isKey)) {
+    const { latest, entityType } = candidate;
+    proposals.push(
+      hard
+        ? { entityType, entityUrn: latest.urn, changeType: 'DELETE', aspectName: latest.aspect }
+        : {
+            entityType,
+            entityUrn: latest.urn,
+            changeType: 'UPSERT',
+            aspectName: 'status',
+            value: { removed: true },
+            systemMetadata: { runId: ROLLBACK_RUN_ID },
+          },
+    );
+  }
+  return proposals;
+}
+
+function lastObservedOf(latest: StoredAspect): number {
+  const lastObserved = latest.systemMetadata['lastObserved'];
+  return typeof lastObserved === 'number' ? lastObserved : 0;
 }

@@ -105,6 +105,105 @@ describe('GET /entitiesV2?ids=List(…) (batch get)', () => {
   });
 });
 
+describe('GET /entitiesVersionedV2?ids=List(…) (versioned batch get)', () => {
+  const versionedGet = (query: Record<string, unknown>) =>
+    route('/entitiesVersionedV2', false).invoke({ query, body: undefined, key: undefined, params: {}, context });
+  const put = (aspect: string, expectedVersion: number, value: Record<string, unknown>) => ({
+    kind: 'put' as const,
+    urn: DATASET,
+    aspect,
+    expectedVersion,
+    row: {
+      version: expectedVersion + 1,
+      value,
+      systemMetadata: { runId: `r${expectedVersion + 1}` },
+      createdOn: 2,
+      createdBy: USER,
+    },
+  });
+  type Answer = {
+    results: Record<string, { urn: string; aspects: Record<string, { version: number; value: unknown }> }>;
+    errors: Record<string, { status: number; message: string }>;
+  };
+  const answer = async (query: Record<string, unknown>) => (await versionedGet(query)).body as Answer;
+
+  beforeEach(async () => {
+    // status: v1 {removed: false} (written above), v2 {removed: true}, v3 {removed: false} the latest.
+    await store.commit({
+      mutations: [put('status', 1, { removed: true }), put('datasetProperties', 0, { description: 'one' })],
+      outbox: [],
+      appliedProposalIds: [],
+    });
+    await store.commit({ mutations: [put('status', 2, { removed: false })], outbox: [], appliedProposalIds: [] });
+  });
+
+  it('given a stamp, when read, then only the aspects it names, each at its version, keyed by the plain URN', async () => {
+    const body = await answer({ ids: `List((${DATASET} , status:2;datasetProperties:0))`, entityType: 'dataset' });
+    expect(Object.keys(body.results)).toEqual([DATASET]);
+    const aspects = body.results[DATASET]!.aspects;
+    expect(Object.keys(aspects).sort()).toEqual(['datasetKey', 'datasetProperties', 'status']);
+    expect(aspects['status']).toMatchObject({ version: 2, value: { removed: true } });
+    expect(aspects['datasetProperties']).toMatchObject({ version: 0, value: { description: 'one' } });
+    expect(aspects['datasetKey']).toMatchObject({ version: 0, value: { name: 'db.orders', origin: 'PROD' } });
+  });
+
+  it("given a version that names no stored row, when read, then that aspect is left out, as DataHub's table has none", async () => {
+    // 3 is the latest's own ordinal: DataHub keeps the latest under version 0 only.
+    for (const version of [3, 7, -1]) {
+      const body = await answer({ ids: `List((${DATASET} , status:${version}))`, entityType: 'dataset' });
+      expect(Object.keys(body.results[DATASET]!.aspects)).toEqual(['datasetKey']);
+    }
+    const first = await answer({
+      ids: `List((${DATASET} , status:1))`,
+      entityType: 'dataset',
+      aspects: 'List(status)',
+    });
+    expect(first.results[DATASET]!.aspects['status']).toMatchObject({ version: 1, value: { removed: false } });
+  });
+
+  it('given an empty stamp, when read, then every projected aspect at its latest', async () => {
+    const body = await answer({
+      ids: `List((${DATASET} , ),(${USER} , null))`,
+      entityType: 'dataset',
+      aspects: 'List(status)',
+    });
+    expect(body.results[DATASET]!.aspects['status']).toMatchObject({ version: 0, value: { removed: false } });
+    expect(Object.keys(body.results[DATASET]!.aspects).sort()).toEqual(['datasetKey', 'status']);
+    // A URN of another type than entityType, or one that does not parse, is answered under its key.
+    expect(body.errors).toEqual({
+      [`(${USER} , null)`]: restliError(400, `URN ${USER} is not of entity type dataset`),
+    });
+    const unreadable = await answer({ ids: 'List((jdoe , status:1))', entityType: 'dataset' });
+    expect(unreadable.errors['(jdoe , status:1)']).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('Invalid URN'),
+    });
+  });
+
+  it('given a key, a stamp, an entity type or an aspect that cannot be read, when asked, then the whole request is a 400', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ids: `List((${DATASET} , status))`, entityType: 'dataset' }, 'Invalid version stamp cannot be parsed: status'],
+      [{ ids: `List((${DATASET} , status:x))`, entityType: 'dataset' }, 'Invalid value for aspect version: x'],
+      [
+        { ids: `List(${DATASET})`, entityType: 'dataset' },
+        `Invalid versioned URN ${DATASET}: expected (<urn> , <versionStamp>)`,
+      ],
+      [{ ids: `List((${DATASET} , ))`, entityType: 'spaceship' }, 'Unknown entity type: spaceship'],
+      [
+        { ids: `List((${DATASET} , ))`, entityType: 'dataset', aspects: 'List(nonsense)' },
+        'Unknown aspect nonsense for entity dataset',
+      ],
+      [
+        { ids: `List((${DATASET} , status:1),(${DATASET} , status:2))`, entityType: 'dataset' },
+        `The URN ${DATASET} is named by more than one key`,
+      ],
+    ];
+    for (const [query, message] of cases)
+      await expect(versionedGet(query)).rejects.toThrow(new BadRequestError(message));
+    await expect(versionedGet({ ids: `List((${DATASET} , ))` })).rejects.toThrow(/entityType/);
+  });
+});
+
 describe('GET /entitiesV2/{urn}, /entities/{urn}, /aspects/{urn} with a URN too long to be read back', () => {
   it.each([
     ['/entitiesV2', {}],

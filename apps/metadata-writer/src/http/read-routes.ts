@@ -7,8 +7,8 @@ import {
   type Route,
   type RouteAccess,
 } from '@strata/http';
-import { StrataError } from '@strata/model';
-import type { EntityReader, ReadAspect, ReadEntity, ResolvedUrn } from '../reads/entity-reader';
+import { BadRequestError, parseVersionedUrnKey, parseVersionStamp, StrataError } from '@strata/model';
+import type { EntityReader, ReadAspect, ReadEntity, ReadVersionedEntity } from '../reads/entity-reader';
 
 const urnKey = { name: 'urn', description: 'Entity URN, raw or percent-encoded.' };
 
@@ -57,6 +57,43 @@ export function readRoutes(reader: EntityReader): Route[] {
     }),
     defineRoute({
       method: 'GET',
+      resource: '/entitiesVersionedV2',
+      family: 'restli',
+      access: {
+        kind: 'resource',
+        group: 'ENTITY',
+        operations: ['READ'],
+        resource: { in: 'query', name: 'ids', list: true, versioned: true },
+        message: 'User is unauthorized to get entities {resource}',
+      },
+      summary: 'Several entities, each at the versions its key names (Rest.li batch get of versioned URNs).',
+      description:
+        'Each id is a versioned key `(<urn> , <versionStamp>)`, percent-encoded in `List(…)` as Rest.li 2.0 clients ' +
+        'encode it; the stamp is `aspect:version` pairs joined by `;`, versions numbered as in `GET /aspects` (0 the ' +
+        'latest, 1 the oldest). A URN with a stamp answers the aspects of `aspects` the stamp names, each at its ' +
+        'version (one never written is left out); a URN with an empty stamp answers every aspect of `aspects` at ' +
+        'its latest. `aspects` defaults to every aspect of `entityType`. The key aspect is always there. Results are ' +
+        'keyed by the plain URN, in the shape of `GET /entitiesV2?ids=…`, each aspect with the version it answers. A ' +
+        'key or stamp that does not parse, an unknown entity type or aspect, or one URN named twice fails the whole ' +
+        'request; a URN that is no readable one, or not of `entityType`, is answered in `errors` under its key.',
+      example: {
+        query: {
+          ids: 'List((urn:li:corpuser:datahub , corpUserInfo:1;corpUserKey:0))',
+          entityType: 'corpuser',
+          aspects: 'List(corpUserInfo)',
+        },
+      },
+      query: z.object({
+        ids: restliListParam().pipe(z.array(z.string()).min(1).max(1000)),
+        entityType: z.string({ error: 'entityType is required' }).min(1, 'entityType must not be empty'),
+        aspects: restliListParam().optional(),
+      }),
+      handle: async ({ query }) => ({
+        body: await versionedBatchRead(reader, query.ids, query.entityType, query.aspects),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
       resource: '/entities',
       key: urnKey,
       family: 'restli',
@@ -96,36 +133,101 @@ export async function batchRead(
   aspects: readonly string[] | undefined,
   toBody: (entity: ReadEntity) => unknown,
 ): Promise<Record<string, unknown>> {
+  return batchAnswer(
+    ids,
+    (id) => reader.resolve(id),
+    async (resolved, id) => [id, toBody(await reader.getEntity(resolved, aspects))],
+  );
+}
+
+/**
+ * The core of every Rest.li batch get: `resolve` reads each id — a typed error it throws answers that id in `errors`,
+ * with its Rest.li error — and `read` answers the others, under the key it chooses, in `results`. Anything `read`
+ * throws fails the whole request.
+ */
+async function batchAnswer<T>(
+  ids: readonly string[],
+  resolve: (id: string) => T,
+  read: (resolved: T, id: string) => Promise<readonly [key: string, body: unknown]>,
+): Promise<Record<string, unknown>> {
   // Entries, not assignments: an id such as "__proto__" must stay an ordinary key of the answer.
-  const results: [string, unknown][] = [];
+  const results: (readonly [string, unknown])[] = [];
   const errors: [string, unknown][] = [];
   for (const id of ids) {
-    let resolved: ResolvedUrn;
+    let resolved: T;
     try {
-      resolved = reader.resolve(id);
+      resolved = resolve(id);
     } catch (error) {
       if (!(error instanceof StrataError)) throw error;
       errors.push([id, restliErrorBody(toClientError(error))]);
       continue;
     }
-    results.push([id, toBody(await reader.getEntity(resolved, aspects))]);
+    results.push(await read(resolved, id));
   }
   return { results: Object.fromEntries(results), statuses: {}, errors: Object.fromEntries(errors) };
 }
 
-function entityV2Body({ urn, entity, aspects }: ReadEntity): Record<string, unknown> {
+/**
+ * DataHub's versioned batch get (`EntityVersionedV2Resource`): every key and stamp is read first, so that one that
+ * does not parse fails the request before anything is read; then each URN as {@link batchRead} reads it, at its
+ * stamp's versions, keyed by the URN.
+ */
+async function versionedBatchRead(
+  reader: EntityReader,
+  ids: readonly string[],
+  entityType: string,
+  aspects: readonly string[] | undefined,
+): Promise<Record<string, unknown>> {
+  const entity = reader.entityType(entityType);
+  const projection = aspects ?? entity.aspects.map((spec) => spec.name);
+  for (const name of projection) reader.aspectOf(entity, name);
+  const keys = new Map(
+    ids.map((id) => {
+      const key = parseVersionedUrnKey(id);
+      return [id, { urn: key.urn, stamp: parseVersionStamp(key.versionStamp) }] as const;
+    }),
+  );
+  const named = new Set<string>();
+  for (const { urn } of keys.values()) {
+    if (named.has(urn)) throw new BadRequestError(`The URN ${urn} is named by more than one key`);
+    named.add(urn);
+  }
+  return batchAnswer(
+    ids,
+    (id) => {
+      const key = keys.get(id);
+      if (key === undefined) throw new Error(`The key ${id} was not read`);
+      const resolved = reader.resolve(key.urn);
+      if (resolved.entity.name !== entity.name) {
+        throw new BadRequestError(`URN ${key.urn} is not of entity type ${entity.name}`);
+      }
+      return { resolved, stamp: key.stamp };
+    },
+    async ({ resolved, stamp }) => {
+      const read = await reader.getEntityAtVersions(resolved, projection, stamp);
+      return [resolved.urn.toString(), entityV2Body(read)];
+    },
+  );
+}
+
+/** DataHub's `EntityResponse`: each aspect at its latest (version 0), or at the version a versioned read answers. */
+function entityV2Body(read: ReadEntity | ReadVersionedEntity): Record<string, unknown> {
+  const { urn, entity, aspects } = read;
+  const versions = 'versions' in read ? read.versions : undefined;
   return {
     urn: urn.toString(),
     entityName: entity.name,
-    aspects: Object.fromEntries(aspects.map((aspect) => [aspect.spec.name, envelopedAspect(aspect)])),
+    aspects: Object.fromEntries(
+      aspects.map((aspect) => [aspect.spec.name, envelopedAspect(aspect, versions?.get(aspect.spec.name) ?? 0)]),
+    ),
   };
 }
 
-function envelopedAspect(aspect: ReadAspect): Record<string, unknown> {
+function envelopedAspect(aspect: ReadAspect, version: number): Record<string, unknown> {
   return {
     name: aspect.spec.name,
     type: 'VERSIONED',
-    version: 0,
+    version,
     value: aspect.value,
     ...(aspect.created ? { created: aspect.created } : {}),
     ...(aspect.systemMetadata ? { systemMetadata: aspect.systemMetadata } : {}),

@@ -44,6 +44,10 @@ const restateBody = z.object({
   start: z.number().int().min(0).optional(),
   after: cursor.optional(),
   limit: z.number().int().min(1).max(MAX_RESTATE_ROWS),
+  /** Only rows written at or after this time (their `createdOn`), epoch milliseconds. */
+  gePitEpochMs: z.number().int().optional(),
+  /** Only rows written at or before this time (their `createdOn`), epoch milliseconds. */
+  lePitEpochMs: z.number().int().optional(),
 });
 
 /** What a restate call did: the operations service turns it into restoreIndices' answer. */
@@ -80,8 +84,15 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
   // a restore driven page after page by `start` resumes right after the last row restated instead of passing over
   // every row before it again, and a row written meanwhile before that point does not shift the pages.
   const continuations = new Map<string, RowCursor>();
-  const continuationOf = (body: { urn?: string; aspect?: string; urnLike?: string }, start: number) =>
-    JSON.stringify([body.urn ?? null, body.aspect ?? null, body.urnLike ?? null, start]);
+  const continuationOf = (body: z.infer<typeof restateBody>, start: number) =>
+    JSON.stringify([
+      body.urn ?? null,
+      body.aspect ?? null,
+      body.urnLike ?? null,
+      body.gePitEpochMs ?? null,
+      body.lePitEpochMs ?? null,
+      start,
+    ]);
   return [
     defineRoute({
       method: 'POST',
@@ -122,6 +133,7 @@ export function restoreRoutes(options: RestoreRouteOptions): Route[] {
               aspects: body.aspect === undefined ? undefined : [body.aspect],
               urnPrefix: pattern?.prefix,
               urnMatches: pattern?.matches,
+              createdOn: { fromMillis: body.gePitEpochMs, untilMillis: body.lePitEpochMs },
               after: result.last,
               skip,
               limit: Math.min(ROWS_PER_TRANSACTION, body.limit - result.rows),

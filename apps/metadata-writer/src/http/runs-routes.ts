@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { defineRoute, type Route, type RouteAccess } from '@strata/http';
 import { BadRequestError, type EntityRegistry } from '@strata/model';
 import type { AspectStore, StoredAspect } from '@strata/store';
-import { planRollback, UNNAMED_RUN_ID, type RollbackCandidate } from '../domain/rollback';
+import {
+  parseRegistryId,
+  planRegistryRollback,
+  planRollback,
+  UNNAMED_RUN_ID,
+  writtenIn,
+  type RollbackCandidate,
+  type RollbackScope,
+} from '../domain/rollback';
 
 export interface RunsRouteOptions {
   readonly store: AspectStore;
@@ -134,7 +142,12 @@ export function runsRoutes(options: RunsRouteOptions): Route[] {
             `${UNNAMED_RUN_ID} is a default run-id provided for non labeled ingestion runs. You cannot delete using this reserved run-id`,
           );
         }
-        const candidates = await candidatesOf(options, body.runId);
+        const scope = { runId: body.runId };
+        const candidates = await candidatesOf(
+          options,
+          scope,
+          await options.store.findLatestByRunId(body.runId, MAX_ROLLBACK_ROWS),
+        );
         const createdEntities = new Map<string, readonly StoredAspect[]>();
         for (const candidate of candidates) {
           if (candidate.isKey) {
@@ -146,12 +159,50 @@ export function runsRoutes(options: RunsRouteOptions): Route[] {
         };
       },
     }),
+    defineRoute({
+      method: 'POST',
+      resource: '/internal/registries/rollback-plan',
+      family: 'restli',
+      access: { kind: 'internal' },
+      summary: 'Plan the deletion of what one version of a model registry wrote: the writes it takes, and the answer.',
+      body: z.object({
+        registryId: z.string({ error: 'registryId must be a string' }).min(1, 'registryId must not be empty'),
+      }),
+      handle: async ({ body }) => {
+        const scope = parseRegistryId(body.registryId);
+        const latest = await options.store.findLatestByRegistry(
+          scope.registryName,
+          scope.registryVersion,
+          MAX_ROLLBACK_ROWS,
+        );
+        // As DataHub's deleteAll, which leaves out the values of entities already soft-deleted.
+        const removed = await softDeleted(options.store, [...new Set(latest.map((row) => row.urn))]);
+        const visible = latest.filter((row) => !removed.has(row.urn));
+        return { body: planRegistryRollback(await candidatesOf(options, scope, visible)) };
+      },
+    }),
   ];
 }
 
-/** The latest values the run wrote last, each with the newest earlier version another run wrote. */
-async function candidatesOf(options: RunsRouteOptions, runId: string): Promise<RollbackCandidate[]> {
-  const latest = await options.store.findLatestByRunId(runId, MAX_ROLLBACK_ROWS);
+/** Which of these entities are soft-deleted (`status.removed`), read a thousand at a time. */
+async function softDeleted(store: AspectStore, urns: readonly string[]): Promise<Set<string>> {
+  const removed = new Set<string>();
+  for (let start = 0; start < urns.length; start += 1000) {
+    const keys = urns.slice(start, start + 1000).map((urn) => ({ urn, aspect: 'status' }));
+    for (const status of await store.getLatest(keys)) if (status.value['removed'] === true) removed.add(status.urn);
+  }
+  return removed;
+}
+
+/**
+ * The latest values written in the scope, each with the newest earlier version written outside it; values of a model
+ * no longer loaded are left alone.
+ */
+async function candidatesOf(
+  options: RunsRouteOptions,
+  scope: RollbackScope,
+  latest: readonly StoredAspect[],
+): Promise<RollbackCandidate[]> {
   const candidates: RollbackCandidate[] = [];
   for (const row of latest) {
     const entityType = /^urn:li:([^:]+):/.exec(row.urn)?.[1] ?? '';
@@ -161,7 +212,7 @@ async function candidatesOf(options: RunsRouteOptions, runId: string): Promise<R
     let survivor: StoredAspect | undefined;
     for (let version = row.version - 1; version >= 1 && survivor === undefined; version--) {
       const earlier = await options.store.getVersion(row.urn, row.aspect, version);
-      if (earlier !== undefined && earlier.systemMetadata['runId'] !== runId) survivor = earlier;
+      if (earlier !== undefined && !writtenIn(scope, earlier.systemMetadata)) survivor = earlier;
     }
     candidates.push({ entityType: entity.name, latest: row, isKey: spec.isKey, survivor });
   }

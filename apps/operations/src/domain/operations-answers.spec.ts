@@ -115,4 +115,14 @@ describe('restoreValue', () => {
         'lastUrn=urn:li:dataset:x, lastAspect=status, nextStart=15, complete=false)}',
     );
   });
+
+  it('given a window of write times, then its bounds are among the arguments, where DataHub prints them', () => {
+    const outcome = { rows: 0, ignored: 0, last: undefined, exhausted: true, readMs: 0, publishMs: 0, tookMs: 0 };
+    expect(restoreValue({ start: 0, batchSize: 5, gePitEpochMs: 100, lePitEpochMs: 200 }, outcome)).toContain(
+      'RestoreIndicesArgs(start=0, batchSize=5, gePitEpochMs=100, lePitEpochMs=200, aspectName=null,',
+    );
+    expect(restoreValue({ start: 0, batchSize: 5, lePitEpochMs: 200 }, outcome)).toContain(
+      'batchSize=5, lePitEpochMs=200, aspectName=null,',
+    );
+  });
 });

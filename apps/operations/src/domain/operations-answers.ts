@@ -106,6 +106,8 @@ export interface RestoreArgs {
   readonly urnLike?: string | undefined;
   readonly start: number;
   readonly batchSize: number;
+  readonly gePitEpochMs?: number | undefined;
+  readonly lePitEpochMs?: number | undefined;
 }
 
 /** What the writer did for it. */
@@ -119,6 +121,12 @@ export interface RestoreOutcome {
   readonly tookMs: number;
 }
 
+/** The write-time bounds a restore was given, in the place DataHub's arguments print them; nothing without them. */
+function pitText(args: RestoreArgs): string {
+  const bound = (name: string, value: number | undefined) => (value === undefined ? '' : `${name}=${value}, `);
+  return bound('gePitEpochMs', args.gePitEpochMs) + bound('lePitEpochMs', args.lePitEpochMs);
+}
+
 /**
  * restoreIndices' value, in the form of DataHub's (`{args=RestoreIndicesArgs(…), result=RestoreIndicesResult(…)}`),
  * with what Strata measures: rows restated (`rowsMigrated`), rows of models no longer loaded (`ignored`), the time
@@ -129,7 +137,8 @@ export interface RestoreOutcome {
 export function restoreValue(args: RestoreArgs, outcome: RestoreOutcome): string {
   const text = (value: string | undefined) => value ?? 'null';
   return (
-    `{args=RestoreIndicesArgs(start=${args.start}, batchSize=${args.batchSize}, aspectName=${text(args.aspect)}, ` +
+    `{args=RestoreIndicesArgs(start=${args.start}, batchSize=${args.batchSize}, ${pitText(args)}` +
+    `aspectName=${text(args.aspect)}, ` +
     `urn=${text(args.urn)}, urnLike=${text(args.urnLike)}), ` +
     `result=RestoreIndicesResult(ignored=${outcome.ignored}, rowsMigrated=${outcome.rows - outcome.ignored}, ` +
     `timeSqlQueryMs=${outcome.readMs}, sendMessageMs=${outcome.publishMs}, timeTakenMs=${outcome.tookMs}, ` +

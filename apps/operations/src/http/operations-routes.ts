@@ -58,6 +58,8 @@ const restoreBody = z.object({
     .max(MAX_RESTORE_BATCH, `batchSize must be at most ${MAX_RESTORE_BATCH}`)
     .default(DEFAULT_RESTORE_BATCH),
   limit: z.number({ error: 'limit must be an integer' }).int().min(0).optional(),
+  gePitEpochMs: z.number({ error: 'gePitEpochMs must be epoch milliseconds' }).int().optional(),
+  lePitEpochMs: z.number({ error: 'lePitEpochMs must be epoch milliseconds' }).int().optional(),
 });
 
 interface IndexSize {
@@ -233,7 +235,9 @@ function restoreRoute({ call, now }: OperationsRouteOptions, resource: string): 
     description:
       'Replays the latest value of each matching aspect (then each durable timeseries point), in (urn, aspect) order, ' +
       'from row `start`, `batchSize` rows (default 10) at most, with its original audit stamp and system metadata: ' +
-      'every index consuming the change logs rebuilds itself from them. `urnLike` is SQL LIKE when it holds `%` ' +
+      'every index consuming the change logs rebuilds itself from them. `gePitEpochMs` and `lePitEpochMs` keep the ' +
+      'rows written (their `createdOn`) at or after, and at or before, those times; a bound of 0 or less, or none, ' +
+      'is open, as in DataHub. `urnLike` is SQL LIKE when it holds `%` ' +
       '(`%` any run of characters, `_` one), otherwise a regular expression (RE2) matching the whole URN. The answer ' +
       'reports the rows restored, the time taken, and `nextStart`/`complete`: where to continue.',
     body: restoreBody,
@@ -241,11 +245,19 @@ function restoreRoute({ call, now }: OperationsRouteOptions, resource: string): 
     handle: async ({ body, context }) => {
       const started = now();
       const rows = body.limit !== undefined && body.limit > 0 ? Math.min(body.limit, body.batchSize) : body.batchSize;
+      const window = pitWindowOf(body);
       const outcome = (await call(
         {
           method: 'POST',
           resource: '/internal/restate',
-          body: { urn: body.urn, aspect: body.aspect, urnLike: body.urnLike, start: body.start, limit: rows },
+          body: {
+            urn: body.urn,
+            aspect: body.aspect,
+            urnLike: body.urnLike,
+            start: body.start,
+            limit: rows,
+            ...window,
+          },
         },
         context,
       )) as {
@@ -256,9 +268,32 @@ function restoreRoute({ call, now }: OperationsRouteOptions, resource: string): 
         readMs: number;
         publishMs: number;
       };
-      return { body: { value: restoreValue(body, { ...outcome, tookMs: now() - started }) } };
+      const args = {
+        urn: body.urn,
+        aspect: body.aspect,
+        urnLike: body.urnLike,
+        start: body.start,
+        batchSize: body.batchSize,
+      };
+      return { body: { value: restoreValue({ ...args, ...window }, { ...outcome, tookMs: now() - started }) } };
     },
   });
+}
+
+/**
+ * The write-time window of a restore, as DataHub applies it: a bound of 0 or less is unset (its default), so only a
+ * positive bound narrows; a window ending before it starts is refused rather than answered with nothing.
+ */
+function pitWindowOf(body: { gePitEpochMs?: number | undefined; lePitEpochMs?: number | undefined }): {
+  gePitEpochMs?: number;
+  lePitEpochMs?: number;
+} {
+  const ge = body.gePitEpochMs !== undefined && body.gePitEpochMs > 0 ? body.gePitEpochMs : undefined;
+  const le = body.lePitEpochMs !== undefined && body.lePitEpochMs > 0 ? body.lePitEpochMs : undefined;
+  if (ge !== undefined && le !== undefined && ge > le) {
+    throw new BadRequestError(`gePitEpochMs (${ge}) is after lePitEpochMs (${le}): no row can be written in between`);
+  }
+  return { ...(ge === undefined ? {} : { gePitEpochMs: ge }), ...(le === undefined ? {} : { lePitEpochMs: le }) };
 }
 
 function rebuildRoute({ rebuilds }: OperationsRouteOptions, resource: string): Route {
