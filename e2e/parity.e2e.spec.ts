@@ -193,6 +193,76 @@ describe.each(['standalone', 'standalone-kafka', 'distributed'] as const)('%s', 
     expect(lineage.value).toMatchObject({ total: 2, truncated: false });
   });
 
+  it('serves the rest of DataHub’s toolbox: batch snapshots, versioned reads, column lineage, edge removal, registry deletes', async () => {
+    const left = datasetUrn(`${run}.toolbox_left`, 'hive');
+    const right = datasetUrn(`${run}.toolbox_right`, 'hive');
+    const snapshot = (urn: string, description: string) => ({
+      value: {
+        'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+          urn,
+          aspects: [{ 'com.linkedin.dataset.DatasetProperties': { description } }],
+        },
+      },
+    });
+    await post('/entities?action=batchIngest', { entities: [snapshot(left, 'first'), snapshot(right, 'only')] }, SYNC);
+    await post('/entities?action=batchIngest', { entities: [snapshot(left, 'second')] }, SYNC);
+
+    // Versioned reads: the first version of one, the latest of the other.
+    const key = (urn: string, stamp: string) => encoded(`(${urn} , ${stamp})`);
+    const versioned = (await get(
+      `/entitiesVersionedV2?ids=List(${key(left, 'datasetProperties:1')},${key(right, '')})&entityType=dataset&aspects=List(datasetProperties)`,
+    )) as { results: Record<string, { aspects: Record<string, { value: { description: string } }> }> };
+    expect(versioned.results[left]?.aspects['datasetProperties']?.value.description).toBe('first');
+    expect(versioned.results[right]?.aspects['datasetProperties']?.value.description).toBe('only');
+
+    // Column lineage: right.id is DownstreamOf left.id, by right's fineGrainedLineages.
+    const field = (urn: string, path: string) => `urn:li:schemaField:(${urn},${path})`;
+    await ingest(
+      proposalOf(right, 'upstreamLineage', {
+        upstreams: [{ auditStamp: stamp, dataset: left, type: 'TRANSFORMED' }],
+        fineGrainedLineages: [
+          {
+            upstreamType: 'FIELD_SET',
+            upstreams: [field(left, 'id')],
+            downstreamType: 'FIELD',
+            downstreams: [field(right, 'id')],
+          },
+        ],
+      }),
+    );
+    const relationships = (urn: string, direction: string) =>
+      get(`/relationships?urn=${encoded(urn)}&direction=${direction}&types=List(DownstreamOf)`);
+    expect(await relationships(field(right, 'id'), 'OUTGOING')).toMatchObject({
+      total: 1,
+      relationships: [{ type: 'DownstreamOf', entity: field(left, 'id') }],
+    });
+
+    // DELETE /relationships removes the node's edges both ways (right's to left; its annotated edge to left's field is
+    // another node's); the aspects stay.
+    const others = async (urn: string) =>
+      ((await relationships(urn, 'OUTGOING')) as { relationships: { entity: string }[] }).relationships.map(
+        ({ entity }) => entity,
+      );
+    expect(await others(right)).toContain(left);
+    const removed = await http.send('DELETE', `/relationships?urn=${encoded(left)}`, undefined, root);
+    expect(removed.status).toBe(200);
+    await eventually(async () => {
+      expect(await others(right)).toEqual([field(left, 'id')]);
+    });
+    expect(Object.keys(await aspectsOf(right))).toEqual(expect.arrayContaining(['upstreamLineage']));
+
+    // deleteAll: what one registry version wrote is reverted, softly: the entity it created is hidden.
+    const registered = datasetUrn(`${run}.toolbox_registry`, 'hive');
+    await ingest({
+      ...proposalOf(registered, 'datasetProperties', { description: 'by a registry', customProperties: {} }),
+      systemMetadata: { registryName: `${run}-models`, registryVersion: '1.0.0' },
+    });
+    const dry = await post('/entities?action=deleteAll', { registryId: `${run}-models:1.0.0`, dryRun: true });
+    expect(dry.value).toMatchObject({ entitiesAffected: 1, entitiesDeleted: 1 });
+    await post('/entities?action=deleteAll', { registryId: `${run}-models:1.0.0`, dryRun: false });
+    expect((await aspectsOf(registered))['status']?.value).toEqual({ removed: true });
+  });
+
   it('patches with DataHub’s templates, refuses a stale conditional write, and hides a soft-deleted entity', async () => {
     await ingest({
       ...proposalOf(customers, 'globalTags', [{ op: 'add', path: `/tags/${tag}`, value: { tag } }], {
