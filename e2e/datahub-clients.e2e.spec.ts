@@ -7,7 +7,7 @@
  * back, searched, and followed through their relationships. The breadth (every entity type and aspect) is tested
  * in-process, in `libs/model`.
  */
-import { datasetUrn, startDeployment, TestHttpClient, type RunningDeployment } from '@strata/testing';
+import { datasetUrn, eventually, startDeployment, TestHttpClient, type RunningDeployment } from '@strata/testing';
 import { TokenService } from '@strata/auth';
 
 /** The headers the sink sends, plus read-your-writes so the reads below see the writes. */
@@ -652,6 +652,60 @@ describe('standalone', () => {
       expect(createdAspects['status']?.value).toEqual({ removed: true });
       expect(createdAspects['globalTags']?.value).toEqual({ tags: [{ tag: 'urn:li:tag:c' }] });
       expect(createdAspects).not.toHaveProperty('datasetProperties');
+    });
+
+    it('removes the timeseries values a run wrote, and only those, counting them as DataHub does', async () => {
+      const profiled = datasetUrn('warehouse.profiled', 'postgres');
+      const day = 86_400_000;
+      const t0 = 1_700_006_400_000; // a day's start, UTC
+      const usage = (timestampMillis: number, user: string) => ({
+        timestampMillis,
+        eventGranularity: { unit: 'DAY', multiple: 1 },
+        uniqueUserCount: 1,
+        totalSqlQueries: 2,
+        userCounts: [{ user: `urn:li:corpuser:${user}`, count: 2 }],
+      });
+      // Another run made the entity; run-t rewrites its properties and writes values beside run-u's.
+      await ingestAs('run-t0', profiled, 'datasetProperties', properties('from run t0'));
+      await ingestAs('run-t', profiled, 'datasetProperties', properties('from run t'));
+      await ingestAs('run-t', profiled, 'datasetProfile', { timestampMillis: t0, rowCount: 1, columnCount: 2 });
+      await ingestAs('run-t', profiled, 'datasetProfile', { timestampMillis: t0 + 1000, rowCount: 2, columnCount: 2 });
+      await ingestAs('run-u', profiled, 'datasetProfile', { timestampMillis: t0 + 2000, rowCount: 3, columnCount: 2 });
+      await ingestAs('run-t', profiled, 'datasetUsageStatistics', usage(t0, 'ann'));
+      await ingestAs('run-u', profiled, 'datasetUsageStatistics', usage(t0 + day, 'bob'));
+      const times = async (aspect: string) => {
+        const response = await http.post(
+          '/aspects?action=getTimeseriesAspectValues',
+          { urn: profiled, entity: 'dataset', aspect, limit: 10 },
+          sink,
+        );
+        expect(response.status).toBe(200);
+        return (response.json as { value: { values: { aspect: { value: string } }[] } }).value.values.map(
+          (found) => (JSON.parse(found.aspect.value) as { timestampMillis: number }).timestampMillis - t0,
+        );
+      };
+      expect(await times('datasetProfile')).toEqual([2000, 1000, 0]);
+      expect(await times('datasetUsageStatistics')).toEqual([day, 0]);
+
+      // A dry run counts what DataHub's counts: the versioned values, no timeseries value; and removes nothing.
+      const dry = await rollback({ runId: 'run-t', dryRun: true });
+      expect(dry).toMatchObject({ entitiesAffected: 1, aspectsReverted: 1, entitiesDeleted: 0 });
+      expect(await times('datasetProfile')).toEqual([2000, 1000, 0]);
+
+      const done = await rollback({ runId: 'run-t', dryRun: false });
+      // The properties, then the three timeseries values; the rows listed are the versioned ones, as in DataHub.
+      expect(done).toMatchObject({ entitiesAffected: 1, aspectsReverted: 4, entitiesDeleted: 0 });
+      expect((done['aspectRowSummaries'] as { aspectName: string }[]).map((row) => row.aspectName)).toEqual([
+        'datasetProperties',
+      ]);
+      expect((await aspectsOf(profiled))['datasetProperties']?.value).toMatchObject({ description: 'from run t0' });
+      await eventually(async () => {
+        expect(await times('datasetProfile')).toEqual([2000]);
+        expect(await times('datasetUsageStatistics')).toEqual([day]);
+      });
+      // Nothing of the run is left to roll back.
+      expect(await rollback({ runId: 'run-t', dryRun: false })).toMatchObject({ aspectsReverted: 0 });
+      expect(await times('datasetProfile')).toEqual([2000]);
     });
 
     it('deletes what a run created for good when hard, and refuses the reserved run id', async () => {

@@ -176,6 +176,36 @@ describe('ElasticsearchTimeseriesIndex requests (offline)', () => {
     ]);
   });
 
+  it('deletes one run’s points (and their exploded items) by a term on runId, beside the URN and the range', async () => {
+    const { client, requests } = cluster({ '/_delete_by_query': { deleted: 1 } });
+    await index(client).apply([
+      { kind: 'deleteRange', ...USAGE, urn: URN, endTimeMillis: T0, runId: 'ingest-1' },
+      { kind: 'deleteRange', ...USAGE, urn: URN, runId: 'ingest-1' },
+    ]);
+    expect(requests.map((request): unknown[] => [request.path, request.querystring, request.body])).toEqual([
+      [
+        '/a_dataset_datasetusagestatisticsaspect_v1/_delete_by_query',
+        { conflicts: 'proceed', refresh: 'true' },
+        {
+          query: {
+            bool: {
+              filter: [
+                { term: { urn: URN } },
+                { range: { timestampMillis: { lte: T0 } } },
+                { term: { runId: 'ingest-1' } },
+              ],
+            },
+          },
+        },
+      ],
+      [
+        '/a_dataset_datasetusagestatisticsaspect_v1/_delete_by_query',
+        { conflicts: 'proceed', refresh: 'true' },
+        { query: { bool: { filter: [{ term: { urn: URN } }, { term: { runId: 'ingest-1' } }] } } },
+      ],
+    ]);
+  });
+
   it('rejects a write the cluster refuses in part, naming the points', async () => {
     const { client } = cluster({
       '/_bulk': { errors: true, items: [{ index: { error: { type: 'mapper_parsing_exception', reason: 'bad' } } }] },

@@ -215,11 +215,15 @@ export class ElasticsearchTimeseriesIndex implements TimeseriesIndex {
       }
       const urn: Query = { term: { urn: change.urn } };
       if (change.kind === 'deleteRange') {
-        const range = timeRange(change.startTimeMillis, change.endTimeMillis);
+        // A run's points, and the exploded documents of their items, hold its id in `runId` (a keyword).
+        const narrowing = [
+          timeRange(change.startTimeMillis, change.endTimeMillis),
+          change.runId === undefined ? undefined : { term: { runId: change.runId } },
+        ].filter((query) => query !== undefined);
         requests.push({
           kind: 'delete',
           indices: [this.index(change.entity, change.aspect)],
-          query: range === undefined ? urn : { bool: { filter: [urn, range] } },
+          query: narrowing.length === 0 ? urn : { bool: { filter: [urn, ...narrowing] } },
         });
       } else {
         requests.push({ kind: 'delete', indices: indicesOfEntity(this.indices, change.entity), query: urn });

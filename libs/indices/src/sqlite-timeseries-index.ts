@@ -484,8 +484,14 @@ export class SqliteTimeseriesIndex implements TimeseriesIndex {
       case 'deleteRange': {
         const table = this.table(change.entity, change.aspect);
         const range = [change.urn, change.startTimeMillis ?? EARLIEST, change.endTimeMillis ?? LATEST] as const;
-        table.deleteRange.run(...range);
-        table.deleteItemsRange.run(...range);
+        if (change.runId === undefined) {
+          table.deleteRange.run(...range);
+          table.deleteItemsRange.run(...range);
+        } else {
+          // Items carry their point's run (ITEM_COMMON_FIELDS), as DataHub's exploded documents do.
+          table.deleteRunRange.run(...range, change.runId);
+          table.deleteItemsRunRange.run(...range, change.runId);
+        }
         return;
       }
       case 'deleteEntity':
@@ -527,6 +533,12 @@ function tableStatements(db: Database.Database, name: string) {
     ),
     deleteItemsRange: db.prepare<[string, number, number]>(
       `DELETE FROM ${items} WHERE urn = ? AND timestampmillis BETWEEN ? AND ?`,
+    ),
+    deleteRunRange: db.prepare<[string, number, number, string]>(
+      `DELETE FROM ${table} WHERE urn = ? AND timestampmillis BETWEEN ? AND ? AND json_extract(fields, '$.runId') = ?`,
+    ),
+    deleteItemsRunRange: db.prepare<[string, number, number, string]>(
+      `DELETE FROM ${items} WHERE urn = ? AND timestampmillis BETWEEN ? AND ? AND json_extract(fields, '$.runId') = ?`,
     ),
     deleteUrn: db.prepare<[string]>(`DELETE FROM ${table} WHERE urn = ?`),
     deleteItemsUrn: db.prepare<[string]>(`DELETE FROM ${items} WHERE urn = ?`),

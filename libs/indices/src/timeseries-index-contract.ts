@@ -694,6 +694,44 @@ export function describeTimeseriesIndexContract(name: string, factory: Timeserie
         expect(await users()).toEqual([]);
       });
 
+      it('deletes the points one run wrote, in a range when given, with their items, and only those', async () => {
+        const { index } = await open();
+        const { urn, point, query } = scope();
+        const ofRun = (runId: string) => ({ runId });
+        await index.apply(
+          puts([
+            usage(point, D0, ofRun('run-a'), { a: 1 }),
+            usage(point, D0 + DAY, ofRun('run-b'), { b: 1 }),
+            usage(point, D0 + 2 * DAY, ofRun('run-a'), { c: 1 }),
+            usage(point, D0 + 3 * DAY, ofRun('run-a'), { d: 1 }),
+            usage(point, D0, ofRun('run-a'), { e: 1 }, {}, { urn: urn('other') }),
+            point({ timestampMillis: D0, fields: ofRun('run-a') }),
+          ]),
+        );
+        const users = async (name?: string) =>
+          (
+            await index.aggregate({
+              ...USAGE,
+              filter: ofEntity(urn(name)),
+              buckets: [{ kind: 'string', field: 'userCounts.user', ascending: true, size: 10 }],
+              metrics: [{ kind: 'SUM', field: 'userCounts.count' }],
+            })
+          ).map((row) => row.keys[0]);
+        const days = async () =>
+          (await index.query(query({ ...USAGE, limit: 10 }))).map((found) => (found.timestampMillis - D0) / DAY);
+        await index.apply([{ kind: 'deleteRange', ...USAGE, urn: urn(), startTimeMillis: D0 + DAY, runId: 'run-a' }]);
+        expect(await days()).toEqual([1, 0]);
+        expect(await users()).toEqual(['a', 'b']);
+        await index.apply([{ kind: 'deleteRange', ...USAGE, urn: urn(), runId: 'run-a' }]);
+        expect(await days()).toEqual([1]);
+        expect(await users()).toEqual(['b']);
+        await index.apply([{ kind: 'deleteRange', ...USAGE, urn: urn(), runId: 'run-none' }]);
+        expect(await days()).toEqual([1]);
+        // Another entity's points of the run, and the entity's points of the run in another index, stay.
+        expect(await users('other')).toEqual(['e']);
+        expect(await index.query(query())).toHaveLength(1);
+      });
+
       it('refuses what it cannot aggregate with ValidationError', async () => {
         const { index } = await open();
         const refused = (aggregation: Partial<TimeseriesAggregation>) =>

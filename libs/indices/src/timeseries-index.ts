@@ -105,7 +105,10 @@ export const ITEM_COMMON_FIELDS = ['runId', 'messageId', 'eventGranularity', 'pa
 
 export type TimeseriesChange =
   | { readonly kind: 'put'; readonly point: TimeseriesPoint }
-  /** Removes the points of one entity in one index whose timestamp lies in the inclusive range (a missing bound: open). */
+  /**
+   * Removes the points of one entity in one index whose timestamp lies in the inclusive range (a missing bound: open),
+   * with their collection items; only those whose `runId` field is `runId`, when given (a run's rollback).
+   */
   | {
       readonly kind: 'deleteRange';
       readonly entity: string;
@@ -113,6 +116,7 @@ export type TimeseriesChange =
       readonly urn: string;
       readonly startTimeMillis?: number | undefined;
       readonly endTimeMillis?: number | undefined;
+      readonly runId?: string | undefined;
     }
   /** Removes every point of one entity, in every index of its type. */
   | { readonly kind: 'deleteEntity'; readonly entity: string; readonly urn: string };

@@ -1,5 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, StrataError, ValidationError } from './errors';
-import { validateProposal } from './proposal-validation';
+import { timeRangeOf, timeseriesRunOf, validateProposal } from './proposal-validation';
 import { testEntityRegistry } from './testing';
 import type { Ownership } from './generated/aspects';
 import { InvalidUrnError } from './urn';
@@ -210,6 +210,22 @@ describe('validateProposal: rejected proposals, with DataHub’s texts', () => {
     expect(rejection(deleting({ startTimeMillis: '20', endTimeMillis: '10' }))).toEqual(
       new ValidationError('The time range ends (10) before it starts (20)'),
     );
+  });
+
+  it('given a DELETE of a timeseries aspect naming a run, when validated, then the run; an empty one is refused', () => {
+    const deleting = (headers: Record<string, string>) =>
+      proposal({ changeType: 'DELETE', aspectName: 'datasetProfile', aspect: undefined, headers });
+    const narrowed = validateProposal(registry, deleting({ runId: 'postgres-1', endTimeMillis: '20' }));
+    expect(timeseriesRunOf(narrowed.headers)).toBe('postgres-1');
+    expect(timeRangeOf(narrowed.headers)).toEqual({ untilMillis: 20 });
+    expect(timeseriesRunOf(validateProposal(registry, deleting({})).headers)).toBeUndefined();
+    expect(rejection(deleting({ runId: '' }))).toEqual(
+      new ValidationError('Header runId must name an ingestion run, got ""'),
+    );
+    // Run ids are compared as they are written: one of spaces names a run.
+    expect(timeseriesRunOf(validateProposal(registry, deleting({ runId: ' ' })).headers)).toBe(' ');
+    // Only a timeseries DELETE reads it: elsewhere it is a header like any other.
+    expect(validateProposal(registry, proposal({ headers: { runId: '' } })).headers).toEqual({ runId: '' });
   });
 
   it('given no aspect or no value for an UPSERT, when validated, then ValidationError', () => {

@@ -130,7 +130,10 @@ export function validateProposal(
 
   const systemMetadata = validateSystemMetadata(input['systemMetadata']);
   const headers = validateHeaders(input['headers']);
-  if (changeType === 'DELETE' && aspect.kind === 'timeseries') timeRangeOf(headers);
+  if (changeType === 'DELETE' && aspect.kind === 'timeseries') {
+    timeRangeOf(headers);
+    timeseriesRunOf(headers);
+  }
   if (changeType === 'PATCH') {
     if (aspect.isKey) throw new ValidationError(`ChangeType PATCH not supported for key aspect ${aspectName}`);
     const patch = parseAspectPatch(
@@ -342,6 +345,29 @@ export function timeRangeOf(headers: Readonly<Record<string, string>>): { fromMi
     throw new ValidationError(`The time range ends (${untilMillis}) before it starts (${fromMillis})`);
   }
   return { ...(fromMillis === undefined ? {} : { fromMillis }), ...(untilMillis === undefined ? {} : { untilMillis }) };
+}
+
+/**
+ * The header of a DELETE of a timeseries aspect that narrows it to the values one ingestion run wrote: those whose
+ * system metadata's `runId` is the header's value (within the time range too, when the range headers give one). What
+ * the rollback of a run writes to remove the run's timeseries values, as DataHub deletes them by run id.
+ */
+export const TIMESERIES_RUN_HEADER = 'runId';
+
+/**
+ * The run a DELETE of a timeseries aspect is narrowed to ({@link TIMESERIES_RUN_HEADER}), undefined when the header is
+ * absent. Throws a ValidationError for an empty value: it would name no run, and removing every value instead is what
+ * leaving the header out says.
+ */
+export function timeseriesRunOf(headers: Readonly<Record<string, string>>): string | undefined {
+  const runId = headers[TIMESERIES_RUN_HEADER];
+  if (runId === undefined) return undefined;
+  if (runId === '') {
+    throw new ValidationError(
+      `Header ${TIMESERIES_RUN_HEADER} must name an ingestion run, got ${JSON.stringify(runId)}`,
+    );
+  }
+  return runId;
 }
 
 function validateHeaders(input: unknown): Readonly<Record<string, string>> {

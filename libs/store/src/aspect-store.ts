@@ -114,8 +114,17 @@ export interface AspectStore {
   /** How many latest values of `aspect` there are, of entities whose URN starts with `urnPrefix` and `urnMatches` accepts. */
   countLatest(request: CountLatestRequest): Promise<number>;
 
-  /** How many timeseries values of these aspects of one entity lie in the range. */
-  countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange): Promise<number>;
+  /**
+   * How many timeseries values of these aspects of one entity lie in the range, of those `runId` wrote when given (their
+   * system metadata's `runId`).
+   */
+  countTimeseries(urn: string, aspects: readonly string[], range?: TimeRange, runId?: string): Promise<number>;
+
+  /**
+   * The (urn, timeseries aspect) pairs holding values an ingestion run wrote (their system metadata's `runId`), each
+   * with how many, by URN then aspect, at most `limit` pairs: the timeseries values rolling the run back removes.
+   */
+  findTimeseriesByRunId(runId: string, limit: number): Promise<TimeseriesOfRun[]>;
 
   /**
    * The current value of each named mark that was ever set (see {@link SetMark}), read after every commit that
@@ -300,12 +309,23 @@ export interface TimeRange {
   readonly untilMillis?: number;
 }
 
-/** Removes the values of a timeseries aspect of one entity whose timestamp lies in the range. */
+/**
+ * Removes the values of a timeseries aspect of one entity whose timestamp lies in the range — only those an ingestion
+ * run wrote (their system metadata's `runId`) when `runId` is given.
+ */
 export interface DeleteTimeseries {
   readonly kind: 'deleteTimeseries';
   readonly urn: string;
   readonly aspect: string;
   readonly range: TimeRange;
+  readonly runId?: string | undefined;
+}
+
+/** A timeseries aspect of one entity, and how many of its values one ingestion run wrote. */
+export interface TimeseriesOfRun {
+  readonly urn: string;
+  readonly aspect: string;
+  readonly count: number;
 }
 
 /** Keeps a timeseries value durably; a value with the same (urn, aspect, id) is replaced. */

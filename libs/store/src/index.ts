@@ -23,6 +23,7 @@ export type {
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TimeseriesOfRun,
   TruncateTimeseries,
 } from './aspect-store';
 export { cursorOfRow, EntityGrouping, UNNAMED_RUN_ID } from './aspect-store';

@@ -1,6 +1,14 @@
 import { ConflictError, timeseriesPointId } from '@strata/model';
 import { Binary, MongoClient, MongoServerError, ReadConcern, WriteConcern } from 'mongodb';
-import type { ClientSession, Collection, Db, Document, TransactionOptions, WithId } from 'mongodb';
+import type {
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Db,
+  Document,
+  TransactionOptions,
+  WithId,
+} from 'mongodb';
 
 import type {
   AspectKey,
@@ -21,6 +29,7 @@ import type {
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TimeseriesOfRun,
   TruncateTimeseries,
 } from './aspect-store';
 import { assertListed, EntityGrouping, listedAspectsOf, UNNAMED_RUN_ID, type ScannedEntity } from './aspect-store';
@@ -501,14 +510,49 @@ export class MongoAspectStore implements AspectStore {
     return new Map(documents.map((document) => [document._id, document.value]));
   }
 
-  async countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
+  async countTimeseries(
+    urn: string,
+    aspects: readonly string[],
+    range: TimeRange = {},
+    runId?: string,
+  ): Promise<number> {
     this.assertOpen();
     if (aspects.length === 0) return 0;
     return this.collections.timeseries.countDocuments({
       urn,
       aspect: { $in: [...aspects] },
       ...timestampFilter(range),
+      ...(runId === undefined ? {} : { runId }),
     });
+  }
+
+  /**
+   * By the index `timeseries_by_run` (run id, urn, aspect), not a scan: a covered walk of the run's entries in (urn,
+   * aspect) order, counting each pair as it passes and stopping at the first entry of the pair past `limit`. What it
+   * reads is the run's values in the pairs it answers, however many points other runs wrote.
+   */
+  async findTimeseriesByRunId(runId: string, limit: number): Promise<TimeseriesOfRun[]> {
+    this.assertOpen();
+    if (!Number.isInteger(limit) || limit < 1) return [];
+    const found: { urn: string; aspect: string; count: number }[] = [];
+    const cursor = this.collections.timeseries
+      .find({ runId }, { projection: { _id: 0, urn: 1, aspect: 1 } })
+      .sort({ runId: 1, urn: 1, aspect: 1 })
+      .hint(TIMESERIES_BY_RUN);
+    try {
+      for await (const { urn, aspect } of cursor) {
+        const last = found.at(-1);
+        if (last?.urn === urn && last.aspect === aspect) {
+          last.count += 1;
+          continue;
+        }
+        if (found.length >= limit) break;
+        found.push({ urn, aspect, count: 1 });
+      }
+    } finally {
+      await cursor.close();
+    }
+    return found;
   }
 
   async getTimeseries(urn: string, aspect: string, options?: { limit?: number }): Promise<StoredTimeseriesValue[]> {
@@ -548,7 +592,12 @@ export class MongoAspectStore implements AspectStore {
         return;
       case 'deleteTimeseries':
         await timeseries.deleteMany(
-          { urn: mutation.urn, aspect: mutation.aspect, ...timestampFilter(mutation.range) },
+          {
+            urn: mutation.urn,
+            aspect: mutation.aspect,
+            ...timestampFilter(mutation.range),
+            ...(mutation.runId === undefined ? {} : { runId: mutation.runId }),
+          },
           { session },
         );
         return;
@@ -561,12 +610,12 @@ export class MongoAspectStore implements AspectStore {
         return;
       case 'putTimeseries': {
         const { urn, aspect, id, timestampMillis } = mutation.value;
-        const { metadata, systemMetadata, createdOn, createdBy } = toTimeseriesDocument(mutation.value);
+        const { metadata, systemMetadata, runId, createdOn, createdBy } = toTimeseriesDocument(mutation.value);
         await duplicateAsConflict(
           () =>
             timeseries.updateOne(
               { urn, aspect, pointId: id },
-              { $set: { timestampMillis, metadata, systemMetadata, createdOn, createdBy } },
+              { $set: { timestampMillis, metadata, systemMetadata, runId, createdOn, createdBy } },
               { session, upsert: true },
             ),
           `timeseries value ${aspect} of ${urn} at ${timestampMillis} was written by a concurrent commit`,
@@ -636,6 +685,9 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
 
 const OUTBOX_SEQUENCE_ID = 'outbox';
 
+/** The index of the timeseries values by the run that wrote them. */
+const TIMESERIES_BY_RUN = 'timeseries_by_run';
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Document layout and the pure functions around it (exported for the unit tests; not part of the package's API).
 
@@ -698,6 +750,11 @@ export interface TimeseriesDocument {
   readonly timestampMillis: number;
   readonly metadata: string;
   readonly systemMetadata: string;
+  /**
+   * The system metadata's `runId`, as a field of its own so that a run's values can be found (its rollback); null when
+   * the system metadata names no run. Absent only on documents written before the field was (see `migrateTimeseries`).
+   */
+  readonly runId?: string | null;
   readonly createdOn: number;
   readonly createdBy: string;
 }
@@ -789,9 +846,16 @@ export function toTimeseriesDocument(value: StoredTimeseriesValue): TimeseriesDo
     timestampMillis: value.timestampMillis,
     metadata: JSON.stringify(value.value),
     systemMetadata: JSON.stringify(value.systemMetadata),
+    runId: runIdOf(value.systemMetadata),
     createdOn: value.createdOn,
     createdBy: value.createdBy,
   };
+}
+
+/** The run that wrote a value, as the documents keep it: the system metadata's `runId` when a string, else null. */
+function runIdOf(systemMetadata: JsonObject): string | null {
+  const runId = systemMetadata['runId'];
+  return typeof runId === 'string' ? runId : null;
 }
 
 export function fromTimeseriesDocument(document: TimeseriesDocument): StoredTimeseriesValue {
@@ -913,6 +977,8 @@ async function prepareCollections(db: Db, names: MongoCollectionNames): Promise<
     { key: { urn: 1, aspect: 1, timestampMillis: 1 }, name: 'urn_aspect_time' },
     // Truncation of an aspect up to a time.
     { key: { aspect: 1, timestampMillis: 1 }, name: 'aspect_time' },
+    // findTimeseriesByRunId: the values an ingestion run wrote, by (urn, aspect), for its rollback.
+    { key: { runId: 1, urn: 1, aspect: 1 }, name: TIMESERIES_BY_RUN },
   ]);
   await collections.outboxSequence.updateOne(
     { _id: OUTBOX_SEQUENCE_ID },
@@ -945,20 +1011,32 @@ function timestampFilter(range: TimeRange): { timestampMillis?: { $gte?: number;
 }
 
 /**
- * Brings a collection written before timeseries points had an identity of their own up to date: the unique index on
- * (urn, aspect, timestampMillis), which would refuse two points at one time, goes, and every value without a
- * `pointId` gets its id. Idempotent, and safe to run again after a crash halfway.
+ * Brings a collection written before timeseries points had an identity of their own, or before they kept their run
+ * apart, up to date: the unique index on (urn, aspect, timestampMillis), which would refuse two points at one time,
+ * goes; every value without a `pointId` gets its id, and every value without a `runId` field gets its system
+ * metadata's (null when none). One pass over the collection, as before the run was kept; idempotent, and safe to run
+ * again after a crash halfway.
  */
 async function migrateTimeseries(timeseries: Collection<TimeseriesDocument>): Promise<void> {
   const indexes = await timeseries.listIndexes().toArray();
   if (indexes.some((index) => (index as { name?: string }).name === 'urn_aspect_timestampMillis')) {
     await timeseries.dropIndex('urn_aspect_timestampMillis');
   }
-  const legacy = timeseries.find({ pointId: { $exists: false } });
+  const legacy = timeseries.find({ $or: [{ pointId: { $exists: false } }, { runId: { $exists: false } }] });
+  // Written a thousand at a time: a store from before the run was kept apart has every value to rewrite.
+  let updates: AnyBulkWriteOperation<TimeseriesDocument>[] = [];
   for await (const document of legacy) {
-    const pointId = timeseriesPointId(document.urn, JSON.parse(document.metadata) as JsonObject);
-    await timeseries.updateOne({ _id: document._id }, { $set: { pointId } });
+    // A legacy document may lack either field: what it has is kept.
+    const earlier: Partial<TimeseriesDocument> = document;
+    const pointId = earlier.pointId ?? timeseriesPointId(document.urn, JSON.parse(document.metadata) as JsonObject);
+    const runId = document.runId ?? runIdOf(JSON.parse(document.systemMetadata) as JsonObject);
+    updates.push({ updateOne: { filter: { _id: document._id }, update: { $set: { pointId, runId } } } });
+    if (updates.length >= 1000) {
+      await timeseries.bulkWrite(updates, { ordered: false });
+      updates = [];
+    }
   }
+  if (updates.length > 0) await timeseries.bulkWrite(updates, { ordered: false });
 }
 
 /**

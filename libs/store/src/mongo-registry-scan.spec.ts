@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Document, MongoClient } from 'mongodb';
 
 import {
   MongoAspectStore,
@@ -7,8 +6,8 @@ import {
   toArchivedDocument,
   toLatestDocument,
   writtenUnderRegistry,
-  type AspectDocument,
 } from './mongo-aspect-store';
+import { FakeMongoServer } from './mongo-fake-server';
 
 // What `MongoAspectStore.findLatestByRegistry` asks of the server, checked on the text it would run against: the
 // documents `toLatestDocument` writes. Its behaviour against a real replica set is the AspectStore contract
@@ -65,7 +64,7 @@ describe('MongoAspectStore.findLatestByRegistry, against a recording fake of the
   const b = 'urn:li:corpuser:b';
 
   it('walks the latest values in (urn, aspect) order on the unique index, filtered by the server, then checked', async () => {
-    const fake = new FakeServer();
+    const fake = new FakeMongoServer();
     const latest = document(b, 'status', under('model', '1.0.0'));
     fake.collection('metadata_aspect_v2').documents.push(
       latest,
@@ -104,115 +103,3 @@ describe('MongoAspectStore.findLatestByRegistry, against a recording fake of the
     await store.close();
   });
 });
-
-/**
- * Just enough of a MongoDB server, in memory, for `MongoAspectStore.connect` and the registry scan: collections that
- * record their indexes and the finds they serve, and evaluate the few query operators the scan uses (equality,
- * `$and`, `$regex`, `$exists`). Every other call is accepted and does nothing.
- */
-class FakeServer {
-  private readonly collections = new Map<string, FakeCollection>();
-
-  collection(name: string): FakeCollection {
-    let collection = this.collections.get(name);
-    if (collection === undefined) {
-      collection = new FakeCollection();
-      this.collections.set(name, collection);
-    }
-    return collection;
-  }
-
-  client(): MongoClient {
-    const db = accepting({
-      listCollections: () => ({ toArray: () => Promise.resolve([]) }),
-      createCollection: () => Promise.resolve(),
-      collection: (name: string) => this.collection(name).facade(),
-    });
-    const admin = { command: () => Promise.resolve({ setName: 'rs0', ok: 1 }) };
-    return accepting({ db: (name: string) => (name === 'admin' ? admin : db) }) as MongoClient;
-  }
-}
-
-class FakeCollection {
-  readonly documents: AspectDocument[] = [];
-  readonly indexes: Document[] = [];
-  /** The finds served, each with the sort and hint it was given. */
-  readonly finds: { filter: Document; sort?: Document; hint?: string }[] = [];
-  /** Cursors served and not closed. */
-  openCursors = 0;
-
-  facade(): unknown {
-    return accepting({
-      createIndexes: (specs: Document[]) => {
-        this.indexes.push(...specs);
-        return Promise.resolve(specs.map((spec) => String(spec['name'])));
-      },
-      listIndexes: () => ({ toArray: () => Promise.resolve([...this.indexes]) }),
-      updateOne: () => Promise.resolve({ acknowledged: true }),
-      find: (filter: Document) => this.find(filter),
-    });
-  }
-
-  private find(filter: Document) {
-    const request: { filter: Document; sort?: Document; hint?: string } = { filter };
-    const closed = () => {
-      this.openCursors -= 1;
-    };
-    const matching = () => {
-      const rows = this.documents.filter((each) => matches(each as unknown as Document, filter));
-      const sort = request.sort ?? {};
-      return rows.sort((x, y) => {
-        for (const field of Object.keys(sort)) {
-          const [left, right] = [String(x[field as keyof AspectDocument]), String(y[field as keyof AspectDocument])];
-          if (left !== right) return left < right ? -1 : 1;
-        }
-        return 0;
-      });
-    };
-    const cursor = {
-      sort(sort: Document) {
-        request.sort = sort;
-        return cursor;
-      },
-      hint(hint: string) {
-        request.hint = hint;
-        return cursor;
-      },
-      toArray: () => Promise.resolve(matching()),
-      close() {
-        closed();
-        return Promise.resolve();
-      },
-      async *[Symbol.asyncIterator]() {
-        await Promise.resolve();
-        yield* matching();
-      },
-    };
-    this.finds.push(request);
-    this.openCursors += 1;
-    return cursor;
-  }
-}
-
-/** An object answering the named methods, and any other method with a call that resolves to nothing. */
-function accepting(methods: Record<string, (...args: never[]) => unknown>): unknown {
-  return new Proxy(methods, {
-    get: (target, property) =>
-      typeof property === 'string' && property in target ? target[property] : () => Promise.resolve(undefined),
-  });
-}
-
-/** MongoDB's matching of a document by a filter, for the operators the scan uses. */
-function matches(document: Document, filter: Document): boolean {
-  return Object.entries(filter).every(([field, condition]) => {
-    if (field === '$and') return (condition as Document[]).every((each) => matches(document, each));
-    const value: unknown = document[field];
-    if (typeof condition === 'object' && condition !== null && '$regex' in condition) {
-      return typeof value === 'string' && new RegExp((condition as { $regex: string }).$regex).test(value);
-    }
-    if (typeof condition === 'object' && condition !== null && '$exists' in condition) {
-      return (value !== undefined) === (condition as { $exists: boolean }).$exists;
-    }
-    return value === condition;
-  });
-}

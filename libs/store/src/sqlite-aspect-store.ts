@@ -21,6 +21,7 @@ import type {
   StoredAspect,
   StoredTimeseriesValue,
   TimeRange,
+  TimeseriesOfRun,
   TruncateTimeseries,
 } from './aspect-store';
 import { assertListed, EntityGrouping, listedAspectsOf, UNNAMED_RUN_ID, type ScannedEntity } from './aspect-store';
@@ -66,6 +67,7 @@ const storeSchema = (listed: readonly string[]) => `
   );
   CREATE INDEX IF NOT EXISTS timeseries_by_time ON timeseries_point (urn, aspect, timestampmillis);
   CREATE INDEX IF NOT EXISTS timeseries_by_aspect_time ON timeseries_point (aspect, timestampmillis);
+  CREATE INDEX IF NOT EXISTS timeseries_by_run ON timeseries_point (json_extract(systemmetadata, '$.runId'), urn, aspect);
   CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     topic TEXT NOT NULL,
@@ -203,6 +205,22 @@ export class SqliteAspectStore implements AspectStore {
       ),
       countTimeseriesRange: db.prepare<[string, string, number, number], { n: number }>(
         'SELECT count(*) AS n FROM timeseries_point WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?',
+      ),
+      // The values of one run within a range: seeks the entity's aspect by timeseries_by_time, then reads each row's run.
+      deleteTimeseriesRunRange: db.prepare<[string, string, number, number, string]>(
+        `DELETE FROM timeseries_point WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?
+           AND json_extract(systemmetadata, '$.runId') = ?`,
+      ),
+      countTimeseriesRunRange: db.prepare<[string, string, number, number, string], { n: number }>(
+        `SELECT count(*) AS n FROM timeseries_point WHERE urn = ? AND aspect = ? AND timestampmillis BETWEEN ? AND ?
+           AND json_extract(systemmetadata, '$.runId') = ?`,
+      ),
+      // By the index timeseries_by_run, not a scan: its entries of the run come in (urn, aspect) order, so the groups
+      // are counted as they are read and the read stops after `limit` of them. What it reads is the run's values in
+      // those pairs, however many points other runs wrote.
+      selectTimeseriesByRun: db.prepare<[string, number], { urn: string; aspect: string; n: number }>(
+        `SELECT urn, aspect, count(*) AS n FROM timeseries_point INDEXED BY timeseries_by_run
+         WHERE json_extract(systemmetadata, '$.runId') = ? GROUP BY urn, aspect ORDER BY urn, aspect LIMIT ?`,
       ),
       upsertTimeseries: db.prepare<[string, string, string, number, string, string, number, string]>(
         `INSERT INTO timeseries_point (${timeseriesColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -407,12 +425,27 @@ export class SqliteAspectStore implements AspectStore {
     });
   }
 
-  countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}): Promise<number> {
+  countTimeseries(urn: string, aspects: readonly string[], range: TimeRange = {}, runId?: string): Promise<number> {
     return settle(() => {
       const [from, until] = bounds(range);
       let total = 0;
-      for (const aspect of aspects) total += this.statements.countTimeseriesRange.get(urn, aspect, from, until)?.n ?? 0;
+      for (const aspect of aspects) {
+        const row =
+          runId === undefined
+            ? this.statements.countTimeseriesRange.get(urn, aspect, from, until)
+            : this.statements.countTimeseriesRunRange.get(urn, aspect, from, until, runId);
+        total += row?.n ?? 0;
+      }
       return total;
+    });
+  }
+
+  findTimeseriesByRunId(runId: string, limit: number): Promise<TimeseriesOfRun[]> {
+    return settle(() => {
+      if (!Number.isInteger(limit) || limit < 1) return [];
+      return this.statements.selectTimeseriesByRun
+        .all(runId, limit)
+        .map((row) => ({ urn: row.urn, aspect: row.aspect, count: row.n }));
     });
   }
 
@@ -546,7 +579,11 @@ export class SqliteAspectStore implements AspectStore {
         return;
       case 'deleteTimeseries': {
         const [from, until] = bounds(mutation.range);
-        this.statements.deleteTimeseriesRange.run(mutation.urn, mutation.aspect, from, until);
+        if (mutation.runId === undefined) {
+          this.statements.deleteTimeseriesRange.run(mutation.urn, mutation.aspect, from, until);
+        } else {
+          this.statements.deleteTimeseriesRunRange.run(mutation.urn, mutation.aspect, from, until, mutation.runId);
+        }
         return;
       }
       case 'setMark':

@@ -804,6 +804,82 @@ export function describeAspectStoreContract(name: string, factory: AspectStoreCo
         await store.commit(commitOf({ kind: 'deleteTimeseries', urn, aspect: 'operation', range: {} }));
         expect(await store.countTimeseries(urn, ['operation'])).toBe(0);
       });
+
+      it('finds, counts and deletes the timeseries values an ingestion run wrote, leaving other runs’ values', async () => {
+        const { store } = await open();
+        const [a, b] = [newUrn(), newUrn()].sort() as [string, string];
+        const written = (
+          systemMetadata: JsonObject,
+          urn: string,
+          aspect: string,
+          at: number,
+        ): StoreCommit['mutations'][number] => ({
+          kind: 'putTimeseries',
+          value: { ...timeseries(urn, aspect, at, {}), systemMetadata: { lastObserved: at, ...systemMetadata } },
+        });
+        const by = (runId: string, urn: string, aspect: string, at: number) => written({ runId }, urn, aspect, at);
+        await store.commit(
+          commitOf(
+            by('run-x', a, 'operation', 100),
+            by('run-x', a, 'operation', 200),
+            by('run-y', a, 'operation', 300),
+            by('run-x', a, 'datasetProfile', 100),
+            by('run-x', b, 'operation', 100),
+            // No run, or its words elsewhere in the system metadata: no value of the run.
+            written({}, b, 'operation', 200),
+            written({ properties: { runId: 'run-x' } }, b, 'datasetProfile', 100),
+          ),
+        );
+        const pairs = async (runId: string, limit: number) =>
+          (await store.findTimeseriesByRunId(runId, limit)).map(({ urn, aspect, count }) => [urn, aspect, count]);
+        expect(await pairs('run-x', 10)).toEqual([
+          [a, 'datasetProfile', 1],
+          [a, 'operation', 2],
+          [b, 'operation', 1],
+        ]);
+        expect(await pairs('run-x', 2)).toEqual([
+          [a, 'datasetProfile', 1],
+          [a, 'operation', 2],
+        ]);
+        expect(await pairs('run-x', 0)).toEqual([]);
+        expect(await pairs('run-none', 10)).toEqual([]);
+
+        // A point written again by another run is that run's.
+        await store.commit(commitOf(by('run-y', a, 'datasetProfile', 100)));
+        expect(await pairs('run-x', 10)).toEqual([
+          [a, 'operation', 2],
+          [b, 'operation', 1],
+        ]);
+        expect(await pairs('run-y', 10)).toEqual([
+          [a, 'datasetProfile', 1],
+          [a, 'operation', 1],
+        ]);
+
+        expect(await store.countTimeseries(a, ['operation'], {}, 'run-x')).toBe(2);
+        expect(await store.countTimeseries(a, ['operation', 'datasetProfile'], { fromMillis: 150 }, 'run-y')).toBe(1);
+        expect(await store.countTimeseries(a, ['operation'], { untilMillis: 150 }, 'run-x')).toBe(1);
+        expect(await store.countTimeseries(a, ['operation'], {}, 'run-none')).toBe(0);
+
+        const times = async (urn: string, aspect: string) =>
+          (await store.getTimeseries(urn, aspect)).map((value) => value.timestampMillis);
+        await store.commit(
+          commitOf({
+            kind: 'deleteTimeseries',
+            urn: a,
+            aspect: 'operation',
+            range: { untilMillis: 150 },
+            runId: 'run-x',
+          }),
+        );
+        expect(await times(a, 'operation')).toEqual([300, 200]);
+        await store.commit(
+          commitOf({ kind: 'deleteTimeseries', urn: a, aspect: 'operation', range: {}, runId: 'run-x' }),
+        );
+        expect(await times(a, 'operation')).toEqual([300]);
+        expect(await times(a, 'datasetProfile')).toEqual([100]);
+        expect(await times(b, 'operation')).toEqual([200, 100]);
+        expect(await pairs('run-x', 10)).toEqual([[b, 'operation', 1]]);
+      });
     });
 
     describeWriteTraceContract(open, newUrn);

@@ -30,6 +30,7 @@ const planAnswer = z.object({
       aspectName: z.string(),
       value: z.record(z.string(), z.unknown()).optional(),
       systemMetadata: z.record(z.string(), z.unknown()).optional(),
+      headers: z.record(z.string(), z.string()).optional(),
     }),
   ),
   response: z.record(z.string(), z.unknown()),
@@ -37,8 +38,9 @@ const planAnswer = z.object({
 
 /**
  * `POST /runs?action=rollback`: DataHub's rollback of an ingestion run, as `datahub ingest rollback` calls it. The
- * metadata-writer plans it from what the run wrote last (`POST /internal/runs/rollback-plan`); unless `dryRun`, the
- * gateway publishes the planned writes as ordinary proposals of the caller and answers once every one is applied.
+ * metadata-writer plans it from what the run wrote last and the timeseries values it wrote (`POST
+ * /internal/runs/rollback-plan`); unless `dryRun`, the gateway publishes the planned writes as ordinary proposals of
+ * the caller and answers once every one is applied.
  * Rolling back is the right of whoever manages ingestion sources (the route's access), as in DataHub — except for the
  * security inputs a run may have written (users' status, memberships, policies…), which keep their guard: a run is no
  * way around them (docs/adr/0018).
@@ -63,7 +65,7 @@ export function rollbackRoutes(options: RollbackRouteOptions): Route[] {
       },
       summary: 'Roll back what an ingestion run wrote: restore earlier versions, remove what it created.',
       description:
-        'Soft by default (`safe`, or the deprecated `hardDelete: false`): an entity the run created is hidden with status.removed and keeps what other runs wrote; hard (`safe: false` or `hardDelete: true`) deletes it for good. Every other value the run wrote last goes back to the newest version another run wrote, or is removed. `dryRun` says what would happen and changes nothing.',
+        'Soft by default (`safe`, or the deprecated `hardDelete: false`): an entity the run created is hidden with status.removed and keeps what other runs wrote; hard (`safe: false` or `hardDelete: true`) deletes it for good. Every other value the run wrote last goes back to the newest version another run wrote, or is removed. The timeseries values the run wrote are removed too, and counted in `aspectsReverted`. `dryRun` says what would happen to the versioned values (as DataHub, it leaves the timeseries values out) and changes nothing.',
       body: z.object({
         runId: z.string({ error: 'runId must be a string' }).min(1, 'runId must not be empty'),
         dryRun: z.boolean().optional(),
@@ -181,6 +183,7 @@ async function publish(
             ? {}
             : { aspect: { value: JSON.stringify(proposal.value), contentType: 'application/json' } }),
           ...(proposal.systemMetadata === undefined ? {} : { systemMetadata: proposal.systemMetadata }),
+          ...(proposal.headers === undefined ? {} : { headers: proposal.headers }),
         },
         { maxAspectBytes: options.maxAspectBytes },
       ),

@@ -122,7 +122,8 @@ function withCommit(store: AspectStore, commit: (commit: StoreCommit) => Promise
     listLatest: (aspect, options) => store.listLatest(aspect, options),
     listsAspect: (aspect) => store.listsAspect(aspect),
     scanEntities: (request) => store.scanEntities(request),
-    countTimeseries: (entityUrn, aspects, range) => store.countTimeseries(entityUrn, aspects, range),
+    countTimeseries: (entityUrn, aspects, range, runId) => store.countTimeseries(entityUrn, aspects, range, runId),
+    findTimeseriesByRunId: (runId, limit) => store.findTimeseriesByRunId(runId, limit),
     getTimeseries: (entityUrn, aspect, options) => store.getTimeseries(entityUrn, aspect, options),
     restate: (request, toRecords) => store.restate(request, toRecords),
     truncateTimeseries: (request) => store.truncateTimeseries(request),
@@ -513,6 +514,35 @@ describe('ProposalProcessor', () => {
       ]);
       expect(await store.countTimeseries(urn, ['datasetProfile'])).toBe(0);
       expect(await store.getEntity(urn)).toEqual([]);
+    });
+
+    it('deletes and counts only the values of the run a timeseries delete names, the range too', async () => {
+      const profile = (timestampMillis: number, runId: string) =>
+        proposalOf(urn, 'datasetProfile', { timestampMillis, rowCount: 1 }, { systemMetadata: { runId } });
+      const deleting = (requestId: string, headers: Record<string, string>) =>
+        recordOf(
+          proposalOf(urn, 'datasetProfile', undefined, { changeType: 'DELETE', headers }),
+          requestHeaders(requestId),
+        );
+      await processor().handleBatch([
+        recordOf(profile(1000, 'run-a')),
+        recordOf(profile(2000, 'run-a')),
+        recordOf(profile(3000, 'run-b')),
+        recordOf(profile(4000, 'run-a')),
+        deleting('ranged', { runId: 'run-a', startTimeMillis: '2000' }),
+        deleting('again', { runId: 'run-a', startTimeMillis: '2000' }),
+        deleting('rest', { runId: 'run-a' }),
+      ]);
+      expect(
+        log
+          .outcomes()
+          .map(({ requestId, status, deletedTimeseriesRows }) => [requestId, status, deletedTimeseriesRows]),
+      ).toEqual([
+        ['ranged', 'APPLIED', 2],
+        ['again', 'UNCHANGED', 0],
+        ['rest', 'APPLIED', 1],
+      ]);
+      expect((await store.getTimeseries(urn, 'datasetProfile')).map((value) => value.timestampMillis)).toEqual([3000]);
     });
 
     it('marks nothing when the proposal does not wait', async () => {

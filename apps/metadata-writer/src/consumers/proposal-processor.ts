@@ -31,6 +31,7 @@ import {
   StrataError,
   ValidationError,
   timeRangeOf,
+  timeseriesRunOf,
   validateProposal,
   type EntityRegistry,
   type ValidatedProposal,
@@ -282,11 +283,19 @@ export class ProposalProcessor {
     await commit();
   }
 
-  /** How many timeseries values a DELETE removes: of every timeseries aspect of an entity, or of one in a range. */
+  /**
+   * How many timeseries values a DELETE removes: of every timeseries aspect of an entity, or of one in a range (of one
+   * run, when the headers name it).
+   */
   private timeseriesToDelete(proposal: ValidatedProposal): Promise<number> {
     const urn = proposal.urn.toString();
     if (proposal.aspect.kind === 'timeseries') {
-      return this.options.store.countTimeseries(urn, [proposal.aspect.name], timeRangeOf(proposal.headers));
+      return this.options.store.countTimeseries(
+        urn,
+        [proposal.aspect.name],
+        timeRangeOf(proposal.headers),
+        timeseriesRunOf(proposal.headers),
+      );
     }
     const aspects = proposal.entity.aspects
       .filter((aspect) => aspect.kind === 'timeseries')

@@ -634,6 +634,50 @@ describe('decide', () => {
         deleted: { timeseriesRows: 0 },
       });
     });
+
+    it('given timeseries values of a run, when the aspect is deleted naming the run, then only its values go, and the change log names it', () => {
+      const ofRun = validated(hiveDataset, 'datasetUsageStatistics', undefined, {
+        changeType: 'DELETE',
+        headers: { runId: 'postgres-1', endTimeMillis: '200' },
+      });
+      expect(decide(ofRun, existingDataset(), context, { timeseriesRows: 2 })).toEqual({
+        mutations: [
+          {
+            kind: 'deleteTimeseries',
+            urn: hiveDataset,
+            aspect: 'datasetUsageStatistics',
+            range: { untilMillis: 200 },
+            runId: 'postgres-1',
+          },
+        ],
+        changeLogs: [
+          expect.objectContaining({
+            timeseries: true,
+            changeType: 'DELETE',
+            aspectName: 'datasetUsageStatistics',
+            headers: { runId: 'postgres-1', endTimeMillis: '200' },
+          }),
+        ],
+        outcome: { status: 'APPLIED', version: undefined, deleted: { timeseriesRows: 2 } },
+      });
+      expect(decide(ofRun, existingDataset(), context, { timeseriesRows: 0 })).toMatchObject({
+        mutations: [],
+        changeLogs: [],
+        outcome: { status: 'UNCHANGED', deleted: { timeseriesRows: 0 } },
+      });
+    });
+
+    it('given a run named on the deletion of the entity, when decided, then every timeseries point still goes: its logs name no run', () => {
+      const entity = validated(hiveDataset, 'datasetKey', undefined, {
+        changeType: 'DELETE',
+        headers: { runId: 'postgres-1', startTimeMillis: '100' },
+      });
+      const decision = decide(entity, existingDataset(), context, { timeseriesRows: 5 });
+      expect(decision.mutations).toEqual([{ kind: 'deleteEntity', urn: hiveDataset }]);
+      const timeseries = decision.changeLogs.filter((changeLog) => changeLog.timeseries);
+      expect(timeseries.length).toBeGreaterThan(0);
+      expect(timeseries.every((changeLog) => Object.keys(changeLog.headers).length === 0)).toBe(true);
+    });
   });
 
   describe('timeseries aspects', () => {

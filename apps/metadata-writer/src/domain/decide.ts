@@ -3,7 +3,9 @@ import {
   CREATION_REQUIRES_HEADER,
   timeRangeOf,
   timeseriesPointId,
+  timeseriesRunOf,
   TIME_RANGE_HEADERS,
+  TIMESERIES_RUN_HEADER,
   ValidationError,
   type ErrorCode,
   type JsonObject,
@@ -87,7 +89,8 @@ export interface Decision {
  *   value, and continues as an UPSERT of it.
  * - DELETE of an aspect removes it (every version) and emits a DELETE change log carrying the previous value; DELETE of
  *   the key aspect removes the entity; DELETE of a timeseries aspect removes its values in the time range the headers
- *   give (`startTimeMillis`, `endTimeMillis`). Deleting what is absent changes nothing. The outcome of an entity or
+ *   give (`startTimeMillis`, `endTimeMillis`), only those of one ingestion run when they name it (`runId`: what the
+ *   rollback of a run writes). Deleting what is absent changes nothing. The outcome of an entity or
  *   timeseries delete says how much went.
  * - Timeseries aspects are not versioned: each value is kept under its `timestampMillis` and emitted on the timeseries
  *   change log.
@@ -197,7 +200,7 @@ function decideDelete(
   if (proposal.aspect.kind === 'timeseries') {
     const deleted = { timeseriesRows: counts.timeseriesRows };
     if (counts.timeseriesRows === 0) return builder.unchanged(undefined, deleted);
-    return builder.deleteTimeseries(timeRangeOf(proposal.headers), deleted);
+    return builder.deleteTimeseries(timeRangeOf(proposal.headers), timeseriesRunOf(proposal.headers), deleted);
   }
   if (proposal.aspect.isKey) {
     // Every version of every aspect goes: an aspect's versions are its ordinals 1..N, so they number N.
@@ -302,10 +305,12 @@ class DecisionBuilder {
     this.mutations.push({ kind: 'deleteEntity', urn: this.urn });
     this.log(keyName, 'DELETE', undefined, this.systemMetadata, current(keyName), false);
     if (deleted.timeseriesRows > 0) {
-      // The timeseries indices learn from the timeseries change log alone: every point of the entity goes.
+      // The timeseries indices learn from the timeseries change log alone: every point of the entity goes, whatever
+      // range or run the proposal's headers name.
       const {
         [TIME_RANGE_HEADERS.from]: _from,
         [TIME_RANGE_HEADERS.until]: _until,
+        [TIMESERIES_RUN_HEADER]: _run,
         ...headers
       } = this.proposal.headers;
       for (const aspect of this.proposal.entity.aspects.filter((spec) => spec.kind === 'timeseries')) {
@@ -316,12 +321,23 @@ class DecisionBuilder {
   }
 
   /**
-   * Removes a timeseries aspect's values in the range, and logs the removal on the timeseries change log with the
-   * range in its headers (as the proposal gave it), for the timeseries indices to remove the same points.
+   * Removes a timeseries aspect's values in the range (only those `runId` wrote, when given), and logs the removal on
+   * the timeseries change log with the range and the run in its headers (as the proposal gave them), for the
+   * timeseries indices to remove the same points.
    */
-  deleteTimeseries(range: { fromMillis?: number; untilMillis?: number }, deleted: DeletionCounts): Decision {
+  deleteTimeseries(
+    range: { fromMillis?: number; untilMillis?: number },
+    runId: string | undefined,
+    deleted: DeletionCounts,
+  ): Decision {
     const aspectName = this.proposal.aspect.name;
-    this.mutations.push({ kind: 'deleteTimeseries', urn: this.urn, aspect: aspectName, range });
+    this.mutations.push({
+      kind: 'deleteTimeseries',
+      urn: this.urn,
+      aspect: aspectName,
+      range,
+      ...(runId === undefined ? {} : { runId }),
+    });
     this.log(aspectName, 'DELETE', undefined, this.systemMetadata, undefined, true);
     return this.finish({ status: 'APPLIED', version: undefined, deleted });
   }

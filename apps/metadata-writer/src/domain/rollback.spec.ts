@@ -124,6 +124,58 @@ describe('planRollback', () => {
     }
   });
 
+  it('given timeseries values of the run, when planned, then each aspect holding them gets a DELETE naming the run, first, and they count as reverted', () => {
+    const timeseries = [
+      { entityType: 'dataset', urn, aspect: 'datasetProfile', count: 3 },
+      { entityType: 'dataset', urn: other, aspect: 'datasetUsageStatistics', count: 2 },
+    ];
+    for (const hard of [false, true]) {
+      const plan = planRollback('run-b', candidates, { hard, dryRun: false, createdEntities, timeseries });
+      expect(plan.proposals.slice(0, 2)).toEqual([
+        {
+          entityType: 'dataset',
+          entityUrn: urn,
+          changeType: 'DELETE',
+          aspectName: 'datasetProfile',
+          headers: { runId: 'run-b' },
+        },
+        {
+          entityType: 'dataset',
+          entityUrn: other,
+          changeType: 'DELETE',
+          aspectName: 'datasetUsageStatistics',
+          headers: { runId: 'run-b' },
+        },
+      ]);
+      const versioned = planRollback('run-b', candidates, { hard, dryRun: false, createdEntities });
+      expect(plan.proposals.slice(2)).toEqual(versioned.proposals);
+      // As DataHub: the values count in aspectsReverted alone; the rows and entities listed are the versioned ones.
+      expect(plan.response).toEqual({
+        ...versioned.response,
+        aspectsReverted: (versioned.response.aspectsReverted ?? 0) + 5,
+      });
+    }
+  });
+
+  it('given timeseries values of the run, when a dry run is planned, then they are neither removed nor counted, as DataHub’s dry run', () => {
+    const timeseries = [{ entityType: 'dataset', urn, aspect: 'datasetProfile', count: 3 }];
+    const options = { hard: false, dryRun: true, createdEntities };
+    expect(planRollback('run-b', candidates, { ...options, timeseries })).toEqual(
+      planRollback('run-b', candidates, options),
+    );
+  });
+
+  it('given only timeseries values of the run, when planned, then they go and are counted, no entity affected', () => {
+    const plan = planRollback('run-t', [], {
+      hard: false,
+      dryRun: false,
+      createdEntities: new Map(),
+      timeseries: [{ entityType: 'dataset', urn, aspect: 'datasetProfile', count: 4 }],
+    });
+    expect(plan.proposals).toHaveLength(1);
+    expect(plan.response).toMatchObject({ entitiesAffected: 0, aspectsReverted: 4, aspectRowSummaries: [] });
+  });
+
   it('given nothing the run wrote, when planned, then nothing to do', () => {
     expect(planRollback('run-z', [], { hard: false, dryRun: false, createdEntities: new Map() })).toEqual({
       proposals: [],

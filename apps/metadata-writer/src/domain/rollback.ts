@@ -1,4 +1,4 @@
-import { BadRequestError, type JsonObject } from '@strata/model';
+import { BadRequestError, TIMESERIES_RUN_HEADER, type JsonObject } from '@strata/model';
 import type { CurrentAspect } from './decide';
 import { isSchemaFieldSideEffectRow } from './schema-field-side-effects';
 
@@ -65,6 +65,16 @@ export interface RollbackProposal {
   readonly aspectName: string;
   readonly value?: JsonObject;
   readonly systemMetadata?: JsonObject;
+  /** The proposal's headers: the run a DELETE of a timeseries aspect removes the values of. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A timeseries aspect of one entity holding values the run wrote, and how many. */
+export interface RollbackTimeseries {
+  readonly entityType: string;
+  readonly urn: string;
+  readonly aspect: string;
+  readonly count: number;
 }
 
 export interface AspectRowSummary {
@@ -108,6 +118,11 @@ const SUMMARY_ROWS = 100;
  * The rows the writer keeps for a dataset's fields (their `schemaField` key, `status` and aliases, stamped with the run
  * id of the dataset write that caused them) are left out: they follow the dataset's own reverts, whose side effects
  * restore, hide or delete the fields with it (its schema or the dataset deleted: its fields go too).
+ *
+ * The timeseries values the run wrote (`timeseries`: per entity and aspect, how many) go too, as DataHub deletes them
+ * by run id: one DELETE of each aspect naming the run, before the entities the run created are hidden or deleted,
+ * and their number added to `aspectsReverted`. A dry run reports none of them, as DataHub's does not, and the rows
+ * listed, the entities affected and the unsafe ones are the versioned values' alone, as in DataHub.
  */
 export function planRollback(
   runId: string,
@@ -116,11 +131,24 @@ export function planRollback(
     readonly hard: boolean;
     readonly dryRun: boolean;
     readonly createdEntities: ReadonlyMap<string, readonly StoredAspect[]>;
+    /** Ignored in a dry run. Default none. */
+    readonly timeseries?: readonly RollbackTimeseries[];
   },
 ): RollbackPlan {
   const candidates = revertible(allCandidates);
   const created = new Set(candidates.filter((candidate) => candidate.isKey).map((candidate) => candidate.latest.urn));
-  const proposals = revertProposals(candidates, options.hard);
+  const timeseries = options.dryRun ? [] : (options.timeseries ?? []);
+  const proposals = [
+    ...timeseries.map((held): RollbackProposal => ({
+      entityType: held.entityType,
+      entityUrn: held.urn,
+      changeType: 'DELETE',
+      aspectName: held.aspect,
+      headers: { [TIMESERIES_RUN_HEADER]: runId },
+    })),
+    ...revertProposals(candidates, options.hard),
+  ];
+  const timeseriesReverted = timeseries.reduce((sum, held) => sum + held.count, 0);
 
   // What other runs wrote on the entities this run created: lost with a hard rollback, hidden with a soft one.
   const affected = [...created].flatMap((urn) =>
@@ -135,7 +163,7 @@ export function planRollback(
     proposals,
     response: {
       entitiesAffected: new Set(candidates.map((candidate) => candidate.latest.urn)).size,
-      aspectsReverted: listed.length,
+      aspectsReverted: listed.length + timeseriesReverted,
       ...(options.dryRun ? {} : { aspectsAffected: affected.length }),
       entitiesDeleted: created.size,
       unsafeEntitiesCount: unsafe.length,

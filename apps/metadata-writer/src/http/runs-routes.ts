@@ -10,6 +10,7 @@ import {
   writtenIn,
   type RollbackCandidate,
   type RollbackScope,
+  type RollbackTimeseries,
 } from '../domain/rollback';
 
 export interface RunsRouteOptions {
@@ -36,8 +37,14 @@ const MAX_DESCRIBE_ROWS = 10_000;
 const MAX_ROLLBACK_ROWS = 100_000;
 
 /**
+ * Most (entity, timeseries aspect) pairs one rollback removes the run's values of: each is one proposal, however many
+ * values it holds. A run holding more leaves the rest for the next rollback of it.
+ */
+const MAX_ROLLBACK_TIMESERIES = 100_000;
+
+/**
  * `POST /internal/runs/rollback-plan`: what rolling back an ingestion run would write (`planRollback`), from what the
- * run wrote last in the primary store, and DataHub's answer for it. The gateway serves `POST /runs?action=rollback` on
+ * run wrote last in the primary store and the timeseries values it wrote there, and DataHub's answer for it. The gateway serves `POST /runs?action=rollback` on
  * it: it checks the planned writes as it checks any write and publishes them as ordinary proposals (docs/adr/0018).
  */
 export function runsRoutes(options: RunsRouteOptions): Route[] {
@@ -154,8 +161,15 @@ export function runsRoutes(options: RunsRouteOptions): Route[] {
             createdEntities.set(candidate.latest.urn, await options.store.getEntity(candidate.latest.urn));
           }
         }
+        // A dry run leaves the timeseries values out, as DataHub's does: they are not read.
+        const timeseries = body.dryRun ? [] : await timeseriesOf(options, body.runId);
         return {
-          body: planRollback(body.runId, candidates, { hard: body.hard, dryRun: body.dryRun, createdEntities }),
+          body: planRollback(body.runId, candidates, {
+            hard: body.hard,
+            dryRun: body.dryRun,
+            createdEntities,
+            timeseries,
+          }),
         };
       },
     }),
@@ -182,6 +196,20 @@ export function runsRoutes(options: RunsRouteOptions): Route[] {
       },
     }),
   ];
+}
+
+/**
+ * The timeseries aspects of entities holding values the run wrote, with how many; those of a model no longer loaded
+ * are left alone, as its versioned values are.
+ */
+async function timeseriesOf(options: RunsRouteOptions, runId: string): Promise<RollbackTimeseries[]> {
+  const held: RollbackTimeseries[] = [];
+  for (const pair of await options.store.findTimeseriesByRunId(runId, MAX_ROLLBACK_TIMESERIES)) {
+    const entity = options.registry.entity(/^urn:li:([^:]+):/.exec(pair.urn)?.[1] ?? '');
+    if (entity === undefined || entity.aspect(pair.aspect)?.kind !== 'timeseries') continue;
+    held.push({ entityType: entity.name, urn: pair.urn, aspect: pair.aspect, count: pair.count });
+  }
+  return held;
 }
 
 /** Which of these entities are soft-deleted (`status.removed`), read a thousand at a time. */

@@ -88,6 +88,21 @@ describe('timeseriesChangeOf', () => {
     });
   });
 
+  it('given a DELETE naming a run in its headers, then only that run’s points go (in the range, when given)', () => {
+    expect(
+      timeseriesChangeOf(event({ changeType: 'DELETE', headers: { runId: 'run-1', endTimeMillis: '20' } })),
+    ).toEqual({
+      kind: 'deleteRange',
+      entity: 'dataJob',
+      aspect: 'datahubIngestionCheckpoint',
+      urn,
+      startTimeMillis: undefined,
+      endTimeMillis: 20,
+      runId: 'run-1',
+    });
+    expect(timeseriesChangeOf(event({ changeType: 'DELETE', headers: { runId: '' } }))).not.toHaveProperty('runId');
+  });
+
   it('given a value without a numeric timestamp, then nothing changes', () => {
     expect(timeseriesChangeOf(event({ value: { timestampMillis: 'soon' } }))).toBeUndefined();
     expect(timeseriesChangeOf(event({ value: [] }))).toBeUndefined();

@@ -1,5 +1,6 @@
 import {
   TIME_RANGE_HEADERS,
+  TIMESERIES_RUN_HEADER,
   timeseriesFieldsOf,
   timeseriesPointId,
   type AspectSpec,
@@ -13,8 +14,9 @@ import type { ChangeLogEvent } from '@strata/change-log';
 /**
  * What a timeseries change log does to the indices: an upsert or a restatement puts its point (identified as the
  * store identifies it, so a replay overwrites); a DELETE removes the entity's points of the aspect in the range its
- * headers give (both bounds inclusive; no range: every point). A value without a numeric `timestampMillis` (which the
- * writer never emits) changes nothing.
+ * headers give (both bounds inclusive; no range: every point), only those of the run its headers name when they name
+ * one (`runId`, what a run's rollback writes). A value without a numeric `timestampMillis` (which the writer never
+ * emits) changes nothing.
  */
 export function timeseriesChangeOf(event: ChangeLogEvent): TimeseriesChange | undefined {
   const entity = event.entity.name;
@@ -27,6 +29,7 @@ export function timeseriesChangeOf(event: ChangeLogEvent): TimeseriesChange | un
       urn: event.urn,
       startTimeMillis: bound(event.headers[TIME_RANGE_HEADERS.from]),
       endTimeMillis: bound(event.headers[TIME_RANGE_HEADERS.until]),
+      ...runOf(event.headers[TIMESERIES_RUN_HEADER]),
     };
   }
   const value = event.value;
@@ -117,6 +120,11 @@ function collectionsOf(
     });
   }
   return { collections };
+}
+
+/** The run a deletion is narrowed to, when its headers name one (the writer refuses an empty name). */
+function runOf(header: string | undefined): { runId?: string } {
+  return header === undefined || header === '' ? {} : { runId: header };
 }
 
 function bound(header: string | undefined): number | undefined {
