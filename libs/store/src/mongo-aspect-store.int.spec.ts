@@ -128,14 +128,27 @@ function describeMongoAspectStore(uri: string): void {
         { name: '_id_', key: { _id: 1 }, unique: false },
         { name: 'urn_aspect_version', key: { urn: 1, aspect: 1, version: 1 }, unique: true },
         { name: 'urn_version_aspect', key: { urn: 1, version: 1, aspect: 1 }, unique: false },
+        { name: 'latest_by_run', key: { runId: 1, urn: 1, aspect: 1 }, unique: false },
+        { name: 'latest_by_aspect', key: { aspect: 1, urn: 1 }, unique: false },
       ]);
       expect(await indexes('timeseries_aspect')).toEqual([
         { name: '_id_', key: { _id: 1 }, unique: false },
-        { name: 'urn_aspect_timestampMillis', key: { urn: 1, aspect: 1, timestampMillis: 1 }, unique: true },
+        { name: 'urn_aspect_pointId', key: { urn: 1, aspect: 1, pointId: 1 }, unique: true },
+        { name: 'urn_aspect_time', key: { urn: 1, aspect: 1, timestampMillis: 1 }, unique: false },
+        { name: 'aspect_time', key: { aspect: 1, timestampMillis: 1 }, unique: false },
+        { name: 'timeseries_by_run', key: { runId: 1, urn: 1, aspect: 1 }, unique: false },
       ]);
       const names = (await client.db(database).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-      expect(names.sort()).toEqual(
-        ['applied_proposal', 'metadata_aspect_v2', 'outbox', 'outbox_sequence', 'timeseries_aspect'].sort(),
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'applied_proposal',
+          'metadata_aspect_v2',
+          'outbox',
+          'outbox_sequence',
+          'timeseries_aspect',
+          'write_trace',
+          'write_trace_publication',
+        ]),
       );
     });
 
