@@ -347,9 +347,37 @@ describe.each(['standalone', 'standalone-kafka', 'distributed'] as const)('%s', 
       ...proposalOf(rolled, 'datasetProperties', { description: 'written by a run', customProperties: {} }),
       systemMetadata: { runId, lastObserved: Date.now() },
     });
+    // A timeseries value of the run, on an entity the run did not create, and another run's beside it.
+    const kept = datasetUrn(`${run}.rollback_kept`, 'hive');
+    await ingest(proposalOf(kept, 'status', { removed: false }));
+    const profile = (timestampMillis: number, ofRun: string) => ({
+      ...proposalOf(kept, 'datasetProfile', {
+        timestampMillis,
+        rowCount: 7,
+        partitionSpec: { type: 'FULL_TABLE', partition: 'FULL_TABLE_SNAPSHOT' },
+      }),
+      systemMetadata: { runId: ofRun, lastObserved: Date.now() },
+    });
+    await ingest(profile(1_000, runId));
+    await ingest(profile(2_000, `${runId}-other`));
+    // A dry run counts the versioned values only (as DataHub's); the rollback counts the timeseries value too.
+    const dry = (await post('/runs?action=rollback', { runId, dryRun: true, safe: false })).value as {
+      aspectsReverted: number;
+    };
     const rollback = await post('/runs?action=rollback', { runId, dryRun: false, safe: false });
-    expect(rollback.value).toMatchObject({ entitiesDeleted: 1 });
+    expect(rollback.value).toMatchObject({ entitiesDeleted: 1, aspectsReverted: dry.aspectsReverted + 1 });
     expect(Object.keys(await aspectsOf(rolled))).toEqual(['datasetKey']);
+    await eventually(async () => {
+      const values = await post('/aspects?action=getTimeseriesAspectValues', {
+        urn: kept,
+        entity: 'dataset',
+        aspect: 'datasetProfile',
+      });
+      const points = (values.value as { values: { aspect: { value: string } }[] }).values.map(
+        (value) => (JSON.parse(value.aspect.value) as { timestampMillis: number }).timestampMillis,
+      );
+      expect(points).toEqual([2_000]);
+    });
 
     const references = await post('/entities?action=deleteReferences', { urn: tag, dryRun: true });
     expect(references.value).toMatchObject({ total: 1 });
