@@ -2,8 +2,8 @@
  * What DataHub's CLI and Python SDK call after ingestion, outside GraphQL, replayed as they send it (request shapes
  * read from DataHub's client code) against the standalone process: search in the shapes they parse, listing,
  * counting and scrolling, runs, relationships through the OpenAPI v1 path. Writes wait for the indices
- * (`X-DataHub-Sync-Index-Update`), so reads right after them see them. Names carry a per-run tag: the deployment is
- * shared with other suites.
+ * (`X-DataHub-Sync-Index-Update`), so reads right after them see them. The suite starts a standalone process of its
+ * own and stops it at the end; names still carry a per-run tag.
  */
 import { randomUUID } from 'node:crypto';
 import { TokenService } from '@strata/auth';
@@ -14,6 +14,7 @@ import {
   proposalOf,
   startDeployment,
   TestHttpClient,
+  type RunningDeployment,
 } from '@strata/testing';
 
 const tag = randomUUID().slice(0, 8);
@@ -26,6 +27,7 @@ const run = `toolbox-run-${tag}`;
 const datasets = ['alpha', 'beta', 'gamma', 'delta'].map((name) => datasetUrn(`${name}_${tag}`, platform));
 const domain = `urn:li:domain:toolbox-${tag}`;
 
+let deployment: RunningDeployment;
 let http: TestHttpClient;
 /** The root user's credentials: the index operations need their privilege, authentication on or off. */
 let root: Record<string, string>;
@@ -42,7 +44,7 @@ async function ingestAll(
 }
 
 beforeAll(async () => {
-  const deployment = await startDeployment('standalone');
+  deployment = await startDeployment('standalone');
   http = new TestHttpClient(deployment.baseUrl);
   const tokens = new TokenService({ signingKey: deployment.signingKey, now: Date.now });
   root = { Authorization: `Bearer ${(await tokens.mint('datahub', 'SESSION', 3_600_000)).token}` };
@@ -69,6 +71,11 @@ beforeAll(async () => {
   ]);
   // The last dataset is soft-deleted.
   await ingestAll([proposalOf(datasets[3]!, 'status', { removed: true }, { systemMetadata })]);
+});
+
+afterAll(async () => {
+  await deployment?.stop();
+  deployment?.cleanUp();
 });
 
 describe('search answers in the shape each caller parses', () => {
