@@ -310,12 +310,10 @@ describe('listing, counting and scrolling', () => {
 });
 
 describe('maintenance actions answered truthfully', () => {
-  it('accepts setWritable true, and refuses a read-only mode and retention it does not have with a clear 400', async () => {
+  it('accepts setWritable true, and refuses retention it does not have with a clear 400', async () => {
+    // Switching writes off is e2e/write-switch.e2e.spec.ts's.
     const writable = await http.post('/entities?action=setWritable', { value: true });
     expect(writable.status).toBe(200);
-    const readOnly = await http.post('/entities?action=setWritable', { value: false });
-    expect(readOnly.status).toBe(400);
-    expect((readOnly.json as { message: string }).message).toContain('A read-only mode is not supported');
     const retention = await http.post('/entities?action=applyRetention', { aspectName: 'datasetProperties' });
     expect(retention.status).toBe(400);
     expect((retention.json as { message: string }).message).toContain('Version retention is not supported');

@@ -14,6 +14,7 @@ import { OutcomeListener } from './consumers/outcome-listener';
 import { loginRecorder } from './auth/login-events';
 import { configRoutes, type ServerCapabilities } from './http/config-routes';
 import { maintenanceRoutes } from './http/maintenance-routes';
+import { WriteSwitch } from './ingest/write-switch';
 import { deleteRoutes } from './http/delete-routes';
 import { rollbackRoutes } from './http/rollback-routes';
 import { ingestRoutes } from './http/ingest-routes';
@@ -81,7 +82,13 @@ export function outcomeGroupOf(instanceId: string): string {
 export function createGatewayService(options: GatewayServiceOptions): StrataService {
   let outcomes: OutcomeListener | undefined;
   const call: RouteCaller = routeCaller(options.ownedElsewhere);
+  // Read with the gateway's own context, so it needs authentication configured (every real deployment has it).
+  const writeSwitch =
+    options.auth === undefined
+      ? undefined
+      : new WriteSwitch({ call, context: options.auth.internalContext, now: () => options.scheduler.now() });
   const submitter = new ProposalSubmitter({
+    ...(writeSwitch === undefined ? {} : { writeSwitch }),
     log: options.log,
     serde: options.serde,
     topics: options.topics,
@@ -176,7 +183,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
             }),
       }),
       ...schemaRegistryRoutes(options.serde, options.topics),
-      ...maintenanceRoutes(),
+      ...maintenanceRoutes({ ...(writeSwitch === undefined ? {} : { writeSwitch }), logger: options.logger }),
       ...configRoutes({
         capabilities: options.capabilities,
         strataVersion: options.strataVersion,

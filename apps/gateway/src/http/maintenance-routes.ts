@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { booleanParam, defineRoute, type Route } from '@strata/http';
 import { BadRequestError } from '@strata/model';
+import type { WriteSwitch } from '../ingest/write-switch';
+
+/** The part of a logger the switch reports to (pino's signature). */
+interface Logger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
 
 /**
- * DataHub's maintenance actions of `/entities` that Strata answers truthfully without a feature behind them:
- * `setWritable` (Strata is always writable: asking for that succeeds, asking for a read-only mode is refused) and
- * `applyRetention` (Strata keeps every version, as `GET /config` says with `retention: "false"`). Both are refused with
- * a clear 400 rather than answered as an unknown action, so a caller learns what Strata does.
+ * DataHub's maintenance actions of `/entities`: `setWritable` switches writes off and on for every gateway (see
+ * {@link WriteSwitch}); `applyRetention` is refused with a clear 400, as Strata keeps every version (`GET /config`
+ * says `retention: "false"`), rather than answered as an unknown action, so a caller learns what Strata does.
  */
-export function maintenanceRoutes(): Route[] {
+export function maintenanceRoutes(options: { readonly writeSwitch?: WriteSwitch; readonly logger?: Logger }): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -20,19 +25,23 @@ export function maintenanceRoutes(): Route[] {
         anyOf: [['SET_WRITEABLE_PRIVILEGE']],
         message: 'User is unauthorized to enable and disable write mode.',
       },
-      summary: 'Switch writes on or off: Strata is always writable, so only `value: true` (the default) is accepted.',
-      example: { body: { value: true } },
+      summary: 'Switch writes off (`value: false`) or back on (`value: true`, the default), on every gateway.',
+      example: { body: { value: false } },
       description:
-        '`value: true` answers 200 (writes are on). `value: false` is a 400: Strata has no read-only mode yet, and ' +
-        'says so rather than pretending to have switched writes off.',
+        'While writes are off, every write through a gateway (ingest, deletes, rollbacks, the OpenAPI writes, ' +
+        'tokens) is refused with a 503 naming the switch, before it reaches the log, so a client retry lands once ' +
+        'they are back on; reads go on. The switch is kept in the primary store: it holds across restarts, and ' +
+        'another gateway follows it within a second. Proposals produced straight onto the log are still applied.',
       body: z.object({ value: booleanParam().nullish() }),
-      handle: ({ body }) => {
-        if (body.value === false) {
-          throw new BadRequestError(
-            'A read-only mode is not supported: Strata is always writable. Stop the writers (the gateways) to stop writes.',
-          );
+      handle: async ({ body, context }) => {
+        const on = body.value !== false;
+        if (options.writeSwitch === undefined) {
+          if (!on) throw new BadRequestError('This gateway has no write switch: writes cannot be switched off');
+          return {};
         }
-        return Promise.resolve({});
+        await options.writeSwitch.set(on, context);
+        options.logger?.warn({ actor: context.actor, writable: on }, on ? 'writes switched on' : 'writes switched off');
+        return {};
       },
     }),
     defineRoute({

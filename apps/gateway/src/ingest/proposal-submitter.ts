@@ -12,6 +12,7 @@ import type { MessageLog } from '@strata/log';
 import { TimeSlice } from '@strata/timing';
 import type { OutcomeListener, SkippedIndexing } from '../consumers/outcome-listener';
 import type { WriteAuthorization } from '../auth/authorizer';
+import type { WriteSwitch } from './write-switch';
 
 /** Who submits, from where (carried to the change logs, for the audit trail), and how to correlate what follows. */
 export interface Submission extends RequestOrigin {
@@ -55,6 +56,11 @@ export interface ProposalSubmitterOptions {
     authorization: WriteAuthorization,
     proposals: readonly ValidatedProposal[],
   ) => Promise<readonly ValidatedProposal[]>;
+  /**
+   * Refuses every submission but the system's own (`authorization.kind` `system`: the gateway's writes at start) while
+   * writes are switched off (DataHub's `setWritable`). Absent: writes are always on.
+   */
+  readonly writeSwitch?: Pick<WriteSwitch, 'assertOn'>;
 }
 
 /**
@@ -99,6 +105,8 @@ export class ProposalSubmitter {
   }
 
   async submit(requested: readonly SubmittedProposal[], submission: Submission): Promise<SubmitResult> {
+    // The gateway's own writes at start (the bootstrap, the root password) are not the clients' to hold back.
+    if (submission.authorization.kind !== 'system') await this.options.writeSwitch?.assertOn();
     const proposals = await this.authorizeValid(submission.authorization, requested);
     const proposalIds =
       proposals.length === 1

@@ -6,10 +6,11 @@ import { allLatest } from '../reads/latest-values';
 
 /**
  * Reads of the primary store the other services compose what they need from, under `/internal/` (never forwarded to
- * clients, never documented): marks (values the writer sets in the same commit as the changes they stand for), and
- * every latest value of an aspect the store lists. Straight from the store, so that a change answered is a change
- * seen. The writer knows nothing of what they mean: the gateway reads its security state through them
- * (docs/adr/0020), the operations service its metadata tests.
+ * clients, never documented): marks (values the writer sets in the same commit as the changes they stand for, and
+ * switches another service sets directly: the gateways' write switch), and every latest value of an aspect the store
+ * lists. Straight from the store, so that a change answered is a change seen. The writer knows nothing of what they
+ * mean: the gateway reads its security state and its write switch through them (docs/adr/0020), the operations
+ * service its metadata tests.
  */
 export function storeReadRoutes(store: AspectStore): Route[] {
   return [
@@ -23,6 +24,22 @@ export function storeReadRoutes(store: AspectStore): Route[] {
       handle: async ({ query }) => {
         const marks = await store.getMarks(query.name);
         return { body: { marks: Object.fromEntries(query.name.map((name) => [name, marks.get(name) ?? null])) } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/internal/marks',
+      family: 'openapi',
+      access: { kind: 'internal' },
+      summary: 'Sets one mark to a value, in a commit of its own: a switch another service keeps here (a gateway’s).',
+      body: z.object({ name: z.string().min(1).max(200), value: z.string().max(1_000) }),
+      handle: async ({ body }) => {
+        await store.commit({
+          mutations: [{ kind: 'setMark', name: body.name, value: body.value }],
+          outbox: [],
+          appliedProposalIds: [],
+        });
+        return { body: { name: body.name, value: body.value } };
       },
     }),
     defineRoute({
