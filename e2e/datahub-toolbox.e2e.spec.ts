@@ -74,8 +74,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await deployment?.stop();
-  deployment?.cleanUp();
+  await deployment.stop();
+  deployment.cleanUp();
 });
 
 describe('search answers in the shape each caller parses', () => {

@@ -200,7 +200,11 @@ describe('what authentication and authorization read', () => {
       .map((file) => file.slice(root.length + 1))
       .sort();
     // (resource-facts.ts reads owners, tags, domains… through the public /entitiesV2: what policies select
-    // resources by, metadata the policies themselves guard.)
-    expect(readers).toEqual(['auth/security-view.ts']);
+    // resources by, metadata the policies themselves guard. The write switch reads one mark of its own, which no
+    // security input sets, and no other.)
+    expect(readers).toEqual(['auth/security-view.ts', 'ingest/write-switch.ts']);
+    const writeSwitch = readFileSync(join(root, 'ingest', 'write-switch.ts'), 'utf8');
+    expect(writeSwitch).not.toMatch(/'\/internal\/(listed|entities\/latest)'|security\./);
+    expect(writeSwitch).toContain(`query: { name: [WRITABLE_MARK] }`);
   });
 });
