@@ -116,7 +116,6 @@ function publicationTraces(options: MetadataWriterServiceOptions): Pick<OutboxRe
   const positions = log.groupPositions.bind(log);
   return {
     traces: {
-      topic,
       ends: async () => (await positions(groupId, [topic])).map(({ partition, end }) => ({ topic, partition, end })),
       onError: (error) => {
         logger.warn(

@@ -10,7 +10,7 @@ import { eventually } from '@strata/testing';
 import { RecordHeader } from '@strata/events';
 import type { LogEnd, NewWriteTrace } from '@strata/store';
 
-import { OutboxRelay, tracedProposalIds, type OutboxRelayOptions } from './outbox-relay';
+import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
 
 /**
  * A message log that records what it is asked to publish. It can refuse the next N publishes, and hold publishes at a
@@ -339,26 +339,9 @@ describe('OutboxRelay', () => {
       (await store.findWriteTraces('t', [{ urn: `urn:li:corpuser:${proposalId}`, aspect: 'status' }]))[0]
         ?.publishedBefore;
 
-    it('names the proposals of traced versioned change logs (a batch’s proposal ids hold a slash), and no others', () => {
-      expect(
-        tracedProposalIds(
-          [
-            changeLog('request-1/0'),
-            changeLog('request-1/1'),
-            changeLog('request-2/3/0'),
-            changeLog('restated/0', { [RecordHeader.changeType]: 'RESTATE' }),
-            { ...changeLog('other-topic/0'), topic: 'MetadataChangeLog_Timeseries_v1' },
-            { ...changeLog('untraced/0'), headers: { [RecordHeader.changeId]: 'untraced/0' } },
-          ],
-          versioned,
-        ),
-      ).toEqual(['request-1', 'request-2/3']);
-    });
-
     it('given published change logs of traced proposals, records where the log ended on their traces', async () => {
       const relay = relayOf({
         traces: {
-          topic: versioned,
           ends: () => Promise.resolve(ends),
           onError: (e) => errors.push(e),
           recordEveryMs: 0,
@@ -380,11 +363,28 @@ describe('OutboxRelay', () => {
       expect(await pendingValues()).toEqual([]);
     });
 
+    it('given a commit whose last records come in a later drain with no traced record, publishes its trace with that drain', async () => {
+      const relay = relayOf({
+        batchSize: 1,
+        traces: { ends: () => Promise.resolve(ends), onError: (e) => errors.push(e), recordEveryMs: 0 },
+      });
+      // The traced change log, then the proposal's outcome: one drain each.
+      await store.commit({
+        mutations: [],
+        outbox: [changeLog('p/0'), { topic: 'outcomes', key: 'p', value: Buffer.from('outcome'), headers: {} }],
+        appliedProposalIds: [],
+        writeTraces: [trace('p')],
+      });
+
+      expect(await relay.flush()).toBe(true);
+      await relay.publicationsRecorded();
+      expect(await publishedBefore('p')).toEqual(ends);
+    });
+
     it('given drains while a publication waits out its interval, records them together once it has passed', async () => {
       let measured = 0;
       const relay = relayOf({
         traces: {
-          topic: versioned,
           ends: () => Promise.resolve([{ topic: versioned, partition: 0, end: String(++measured) }]),
           onError: (e) => errors.push(e),
           recordEveryMs: 50,
@@ -418,7 +418,6 @@ describe('OutboxRelay', () => {
       const traceErrors: unknown[] = [];
       const relay = relayOf({
         traces: {
-          topic: versioned,
           ends: () => Promise.reject(new Error('positions unavailable')),
           onError: (error) => traceErrors.push(error),
           recordEveryMs: 0,

@@ -1,6 +1,5 @@
-import { RecordHeader } from '@strata/events';
 import type { MessageLog } from '@strata/log';
-import type { AspectStore, LogEnd, OutboxRecord, PendingOutboxRecord } from '@strata/store';
+import type { AspectStore, LogEnd, PendingOutboxRecord } from '@strata/store';
 import { backoffDelay, systemScheduler, type Backoff, type Scheduler } from '@strata/timing';
 
 export interface OutboxRelayOptions {
@@ -15,14 +14,12 @@ export interface OutboxRelayOptions {
   /** Told of every failed publish (the relay keeps retrying). */
   readonly onError: (error: unknown) => void;
   /**
-   * Write traces' publications: after publishing change logs of `topic` (the versioned change log) that proposals with
-   * a trace id produced, the relay measures where the log ends (`ends`, every partition of the topic) and records it
-   * as a publication of every outbox record up to the last one published (`AspectStore.recordPublication`): an upper
-   * bound on their positions, which an indexer's position must pass for the trace to say they are indexed. `onError`
-   * is told when that fails. Absent: not recorded.
+   * Write traces' publications: after publishing, the relay measures where the versioned change log ends (`ends`,
+   * every partition of the topic) and records it as a publication of every outbox record up to the last one published
+   * (`AspectStore.recordPublication`): an upper bound on their positions, which an indexer's position must pass for a
+   * trace to say its write is indexed. `onError` is told when that fails. Absent: not recorded.
    */
   readonly traces?: {
-    readonly topic: string;
     ends(): Promise<readonly LogEnd[]>;
     onError(error: unknown): void;
     /**
@@ -56,7 +53,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly backoff: Backoff;
   private readonly scheduler: Scheduler;
-  /** The last outbox id published whose publication is still to be recorded (see `noteTraced`). */
+  /** The last outbox id published whose publication is still to be recorded (see `notePublished`). */
   private unrecordedThrough: string | undefined;
   /** When the last publication write started (the scheduler's clock). */
   private lastRecordedAt = Number.NEGATIVE_INFINITY;
@@ -120,24 +117,26 @@ export class OutboxRelay {
       if (pending.length === 0) return;
       await this.options.log.publish(pending.map(({ topic, key, value, headers }) => ({ topic, key, value, headers })));
       await this.options.store.markPublished(pending.map((record) => record.id));
-      this.noteTraced(pending);
+      this.notePublished(pending);
       if (pending.length < this.batchSize) return;
     }
   }
 
   /**
    * Records, off the drain's path, where the log ends now, as the publication of every outbox record up to the last of
-   * these (when they include traced change logs): measured after they were published, so an upper bound on their
-   * positions. Rounds coalesce: while one measures and records, later drains only move the id the next round records,
-   * so a slow measurement (a Kafka offset fetch) never holds a write's publication, and a round is one small write
-   * whatever it covers. Failing to measure or record is reported; the traces it covered are then covered by the next
-   * round's publication (a looser bound), as are those of a crash between a drain and its recording. Rounds are at
-   * least `recordEveryMs` apart: a trace learns its publication that much later at most.
+   * these: measured after they were published, so an upper bound on their positions. Every drain counts, traced or
+   * not: a trace is covered once the whole commit that recorded it is published (its position is the commit's last
+   * outbox id), and the tail of a commit may come in a later drain holding no traced record. Rounds coalesce: while one
+   * measures and records, later drains only move the id the next round records, so a slow measurement (a Kafka offset
+   * fetch) never holds a write's publication, and a round is one small write whatever it covers. Failing to measure or
+   * record is reported; the traces it covered are then covered by the next round's publication (a looser bound), as
+   * are those of a crash between a drain and its recording. Rounds are at least `recordEveryMs` apart: a trace learns
+   * its publication that much later at most.
    */
-  private noteTraced(records: readonly PendingOutboxRecord[]): void {
+  private notePublished(records: readonly PendingOutboxRecord[]): void {
     const traces = this.options.traces;
     const last = records[records.length - 1];
-    if (traces === undefined || last === undefined || tracedProposalIds(records, traces.topic).length === 0) return;
+    if (traces === undefined || last === undefined) return;
     this.unrecordedThrough = last.id;
     this.recording ??= this.recordPublications(traces);
   }
@@ -164,7 +163,7 @@ export class OutboxRelay {
         }
       }
     } finally {
-      // In the same step as the last check: a later noteTraced either joined this round or starts another.
+      // In the same step as the last check: a later notePublished either joined this round or starts another.
       this.recording = undefined;
     }
   }
@@ -178,20 +177,4 @@ export class OutboxRelay {
       return this.flush();
     });
   }
-}
-
-/**
- * The proposals whose traced change logs on `topic` these records are: their change id is `<proposal id>/<index>`.
- * Restatements (a restore replaying the store) belong to no proposal.
- */
-export function tracedProposalIds(records: readonly OutboxRecord[], topic: string): string[] {
-  const ids = new Set<string>();
-  for (const { topic: recordTopic, headers } of records) {
-    const changeId = headers[RecordHeader.changeId];
-    if (recordTopic !== topic || headers[RecordHeader.traceId] === undefined || changeId === undefined) continue;
-    if (headers[RecordHeader.changeType] === 'RESTATE') continue;
-    const separator = changeId.lastIndexOf('/');
-    if (separator > 0) ids.add(changeId.slice(0, separator));
-  }
-  return [...ids];
 }
