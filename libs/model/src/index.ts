@@ -99,6 +99,7 @@ export {
 // Aspect value types in Pegasus JSON form, generated from schemas/aspects by tools/codegen (npm run generate).
 export type * from './generated/aspects';
 export { SYSTEM_ACTOR_URN, UNKNOWN_ACTOR_URN } from './actors';
+export { GATEWAY_WRITE_SWITCH_MARK, SWITCH_MARKS } from './switches';
 export {
   evaluateTest,
   MAX_TEST_NESTING,

@@ -51,4 +51,23 @@ describe('the write switch', () => {
     expect(await here.isOn()).toBe(false);
     expect(store.reads()).toBe(2);
   });
+
+  it('shares one read among the requests that find the last one old, and a read older than a set never undoes it', async () => {
+    const store = writer();
+    let release: (() => void) | undefined;
+    // A writer whose reads wait until released: the set below lands while one is in flight.
+    const slow = (request: RouteCall) =>
+      request.method === 'GET'
+        ? new Promise<void>((resolve) => (release = resolve)).then(() => store.call(request))
+        : store.call(request);
+    const writes = new WriteSwitch({ call: slow, context, now: () => 0 });
+    const first = writes.isOn();
+    const second = writes.isOn();
+    await writes.set(false, context);
+    release?.();
+    expect(await first).toBe(false);
+    expect(await second).toBe(false);
+    expect(store.reads()).toBe(1);
+    expect(await writes.isOn()).toBe(false);
+  });
 });

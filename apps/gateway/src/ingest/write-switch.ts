@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { RequestContext, RouteCaller } from '@strata/http';
-import { BadGatewayError, UnavailableError } from '@strata/model';
+import { BadGatewayError, GATEWAY_WRITE_SWITCH_MARK, UnavailableError } from '@strata/model';
 
 /** The mark the writer's store keeps the switch under: `"false"` while writes are off, anything else (or none): on. */
-export const WRITABLE_MARK = 'gateway.writable';
+export const WRITABLE_MARK = GATEWAY_WRITE_SWITCH_MARK;
 
 /** How long a gateway trusts the switch it read before reading it again: how late another gateway learns of a change. */
 export const WRITE_SWITCH_TTL_MS = 1_000;
@@ -23,6 +23,10 @@ const marksAnswer = z.object({ marks: z.record(z.string(), z.string().nullable()
  */
 export class WriteSwitch {
   private known: { readonly on: boolean; readonly at: number } | undefined;
+  /** The read in flight, shared by every request that finds the last read too old. */
+  private reading: Promise<boolean> | undefined;
+  /** Bumped by every {@link set}: a read started before the latest set must not overwrite what it set. */
+  private generation = 0;
 
   constructor(
     private readonly options: {
@@ -34,19 +38,13 @@ export class WriteSwitch {
   ) {}
 
   /** Whether writes are on, as last read (at most {@link WRITE_SWITCH_TTL_MS} ago). */
-  async isOn(): Promise<boolean> {
+  isOn(): Promise<boolean> {
     const known = this.known;
-    if (known !== undefined && this.options.now() - known.at < WRITE_SWITCH_TTL_MS) return known.on;
-    const answer = marksAnswer.safeParse(
-      await this.options.call(
-        { method: 'GET', resource: '/internal/marks', query: { name: [WRITABLE_MARK] } },
-        this.options.context,
-      ),
-    );
-    if (!answer.success) throw new BadGatewayError('The metadata writer answered the marks in an unexpected shape');
-    const on = answer.data.marks[WRITABLE_MARK] !== 'false';
-    this.known = { on, at: this.options.now() };
-    return on;
+    if (known !== undefined && this.options.now() - known.at < WRITE_SWITCH_TTL_MS) return Promise.resolve(known.on);
+    this.reading ??= this.read().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
   }
 
   /** Refuses, with a 503, a write arriving while writes are off. */
@@ -64,6 +62,23 @@ export class WriteSwitch {
       { method: 'POST', resource: '/internal/marks', body: { name: WRITABLE_MARK, value: on ? 'true' : 'false' } },
       context,
     );
+    this.generation += 1;
     this.known = { on, at: this.options.now() };
+  }
+
+  private async read(): Promise<boolean> {
+    const generation = this.generation;
+    const answer = marksAnswer.safeParse(
+      await this.options.call(
+        { method: 'GET', resource: '/internal/marks', query: { name: [WRITABLE_MARK] } },
+        this.options.context,
+      ),
+    );
+    if (!answer.success) throw new BadGatewayError('The metadata writer answered the marks in an unexpected shape');
+    const on = answer.data.marks[WRITABLE_MARK] !== 'false';
+    // A set() since this read began knows better: what it set stands.
+    if (generation !== this.generation && this.known !== undefined) return this.known.on;
+    this.known = { on, at: this.options.now() };
+    return on;
   }
 }

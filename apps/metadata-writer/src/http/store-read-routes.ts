@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, restliListParam, type Route } from '@strata/http';
-import { BadRequestError } from '@strata/model';
+import { BadRequestError, SWITCH_MARKS } from '@strata/model';
 import type { AspectStore } from '@strata/store';
 import { allLatest } from '../reads/latest-values';
 
@@ -31,9 +31,12 @@ export function storeReadRoutes(store: AspectStore): Route[] {
       resource: '/internal/marks',
       family: 'openapi',
       access: { kind: 'internal' },
-      summary: 'Sets one mark to a value, in a commit of its own: a switch another service keeps here (a gateway’s).',
+      summary: 'Sets a switch (a mark another service keeps here: a gateway’s) to a value, in a commit of its own.',
       body: z.object({ name: z.string().min(1).max(200), value: z.string().max(1_000) }),
       handle: async ({ body }) => {
+        // Only switches: the marks the writer sets with the changes they stand for (the security marks) are no one
+        // else's to set, as a gateway trusts its caches while they hold.
+        if (!SWITCH_MARKS.includes(body.name)) throw new BadRequestError(`${body.name} is not a switch`);
         await store.commit({
           mutations: [{ kind: 'setMark', name: body.name, value: body.value }],
           outbox: [],
