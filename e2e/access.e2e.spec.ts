@@ -77,7 +77,9 @@ describe.each(['standalone', 'standalone-auth', 'distributed'] as const satisfie
 
     it('documents every route with its access declaration', () => {
       expect(operations.length).toBeGreaterThan(50);
-      const undeclared = operations.filter((operation) => typeof (operation.access as Operation['access'] | undefined)?.kind !== 'string');
+      const undeclared = operations.filter(
+        (operation) => typeof (operation.access as Operation['access'] | undefined)?.kind !== 'string',
+      );
       expect(undeclared).toEqual([]);
     });
 

@@ -557,7 +557,11 @@ export function openApiEntityRoutes(options: OpenApiEntityRouteOptions): Route[]
     });
     const scrollId = valueOf(valueOf(answer, 'value'), 'scrollId');
     return {
-      body: { entities, scrollId: typeof scrollId === 'string' && urns.length > 0 ? scrollId : null, totalCount: total },
+      body: {
+        entities,
+        scrollId: typeof scrollId === 'string' && urns.length > 0 ? scrollId : null,
+        totalCount: total,
+      },
     };
   };
 
