@@ -248,6 +248,28 @@ describe('SqliteGraphIndex', () => {
     }
   });
 
+  it('removes a node with more edges than one chunk holds, every one of them', async () => {
+    const index = new SqliteGraphIndex({ path: ':memory:' });
+    const tag = 'urn:li:tag:everywhere';
+    const datasets = Array.from({ length: 2_500 }, (_, n) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${n},PROD)`);
+    await index.apply(
+      datasets.map((source) => ({
+        kind: 'replaceEdges' as const,
+        source,
+        aspect: 'globalTags',
+        edges: [{ type: 'TaggedWith', destination: tag }],
+      })),
+    );
+    await index.replaceEdges(tag, 'ownership', [{ type: 'OwnedBy', destination: 'urn:li:corpuser:u' }]);
+    const incoming = { urn: tag, direction: 'INCOMING' as const, types: [], start: 0, count: 1 };
+    expect((await index.relationships(incoming)).total).toBe(2_500);
+
+    await index.removeNode(tag);
+    expect((await index.relationships(incoming)).total).toBe(0);
+    expect((await index.relationships({ ...incoming, direction: 'OUTGOING' })).total).toBe(0);
+    await index.close();
+  });
+
   it('works in memory, and rejects every call once closed', async () => {
     const index = new SqliteGraphIndex({ path: ':memory:' });
     await index.replaceEdges('urn:li:dataset:d', 'ownership', [{ type: 'OwnedBy', destination: 'urn:li:corpuser:u' }]);

@@ -41,6 +41,15 @@ const GRAPH_SCHEMA = `
   CREATE INDEX IF NOT EXISTS edges_destination_type ON edges (destination, type, source);
 `;
 
+/** The edges `removeNode` deletes in one step. */
+const REMOVE_NODE_CHUNK = 1_000;
+
+/** Deletes up to `?` (the second parameter) edges whose `column` is `?` (the first), found through that column's index. */
+function chunkDelete(column: 'source' | 'destination' | 'holder'): string {
+  return `DELETE FROM edges WHERE (source, aspect, type, destination) IN (
+            SELECT source, aspect, type, destination FROM edges WHERE ${column} = ? LIMIT ?)`;
+}
+
 /** Options of {@link SqliteGraphIndex}. */
 export interface SqliteGraphIndexOptions {
   /** Database file; several instances may open the same file. `':memory:'` gives an index private to this instance. */
@@ -55,8 +64,8 @@ export interface SqliteGraphIndexOptions {
  * opened), keyed by (source, aspect, type, destination) so that each aspect's contribution is a set.
  * Indexes on (source, type) and (destination, type) serve both directions. A held edge is a row whose `holder` is the
  * entity holding the aspect and whose `aspect` is {@link heldAspectKey}; a partial index on (holder, aspect), over
- * the rows that have a holder, finds a holder's contributions. `removeNode` is one transaction of three deletes
- * (by source, destination and holder), each through its index.
+ * the rows that have a holder, finds a holder's contributions. `removeNode` is one transaction deleting by source,
+ * destination and holder, each through its index, a chunk of rows a step.
  *
  * Runs with `synchronous = NORMAL`: a power loss may drop the last writes, which is acceptable because the index is
  * rebuilt from the primary store (the consumer replays the change log), unlike the store itself, which fsyncs.
@@ -133,8 +142,12 @@ export class SqliteGraphIndex implements GraphIndex {
       // An entity's own edges: those from it that no other entity holds, and those it holds.
       deleteEntity: db.prepare<[string]>('DELETE FROM edges WHERE source = ? AND holder IS NULL'),
       deleteHeldBy: db.prepare<[string]>('DELETE FROM edges WHERE holder = ?'),
-      deleteFrom: db.prepare<[string]>('DELETE FROM edges WHERE source = ?'),
-      deleteTo: db.prepare<[string]>('DELETE FROM edges WHERE destination = ?'),
+      // A node's edges, a chunk at a time (a tag on every dataset has as many): each through its index.
+      deleteChunk: {
+        source: db.prepare<[string, number]>(chunkDelete('source')),
+        destination: db.prepare<[string, number]>(chunkDelete('destination')),
+        holder: db.prepare<[string, number]>(chunkDelete('holder')),
+      },
       // Without WHERE: SQLite truncates the table and its indexes (frees their pages) instead of deleting row by row.
       deleteAll: db.prepare('DELETE FROM edges'),
       OUTGOING: {
@@ -187,16 +200,19 @@ export class SqliteGraphIndex implements GraphIndex {
     return this.apply([{ kind: 'removeEntity', urn }]);
   }
 
-  /** Every edge from, to or held by `urn`, in one write transaction (a step of its own). */
+  /**
+   * Every edge from, to or held by `urn`, in one write transaction, deleted {@link REMOVE_NODE_CHUNK} rows a step: a
+   * node with millions of edges gives the event loop a turn between chunks, as a large `replaceEdges` does.
+   */
   removeNode(urn: string): Promise<void> {
     return this.writes.write(() => this.removeNodeSteps(urn));
   }
 
   private *removeNodeSteps(urn: string): Generator<void, void, undefined> {
-    this.statements.deleteFrom.run(urn);
-    this.statements.deleteTo.run(urn);
-    this.statements.deleteHeldBy.run(urn);
-    yield;
+    for (const statement of Object.values(this.statements.deleteChunk)) {
+      while (statement.run(urn, REMOVE_NODE_CHUNK).changes === REMOVE_NODE_CHUNK) yield;
+      yield;
+    }
   }
 
   apply(changes: readonly GraphChange[]): Promise<void> {
