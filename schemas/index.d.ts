@@ -32,3 +32,13 @@ export interface CustomModelFiles {
 
 /** Reads an operator's model directory (synchronously, at start-up). Throws naming a file that does not parse. */
 export function readCustomModels(directory: string): CustomModelFiles;
+
+/** One SDL file of Strata's GraphQL schema. */
+export interface GraphqlSchemaFile {
+  /** Path relative to the schemas directory, e.g. `graphql/entities.graphql`. */
+  readonly file: string;
+  readonly text: string;
+}
+
+/** Reads the SDL files of Strata's GraphQL API (synchronously; call once at start-up). */
+export function readGraphqlSchema(): readonly GraphqlSchemaFile[];

@@ -25,6 +25,15 @@ function parse(path, base = __dirname) {
   }
 }
 
+// Strata's GraphQL schema (SDL), in the order its parts are read: operations, entities, types.
+function readGraphqlSchema() {
+  const directory = join(__dirname, 'graphql');
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.graphql'))
+    .sort()
+    .map((name) => ({ file: `graphql/${name}`, text: readFileSync(join(directory, name), 'utf8') }));
+}
+
 function readSchemas() {
   return {
     entityRegistry: parse(join(__dirname, 'entity-registry.json')),
@@ -42,4 +51,4 @@ function readCustomModels(directory) {
   return { directory, entityRegistry, aspects: readTree(directory, directory) };
 }
 
-module.exports = { readSchemas, readCustomModels, schemasDirectory: __dirname };
+module.exports = { readSchemas, readGraphqlSchema, readCustomModels, schemasDirectory: __dirname };

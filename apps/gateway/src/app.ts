@@ -12,6 +12,7 @@ import {
 import { UNKNOWN_ACTOR_URN } from '@strata/model';
 import { hostServices, STRATA_VERSION, type HostContext, type StrataService } from '@strata/runtime';
 import type { MessageLog } from '@strata/log';
+import { readGraphqlSchema } from '@strata/schemas';
 import { createAuthenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
 import { bootstrapProposals } from './auth/bootstrap';
@@ -120,6 +121,7 @@ export function composeGateway(
     maxBatchProposals: settings.INGEST_MAX_BATCH_PROPOSALS,
     capabilities: capabilitiesOf(peers.routes),
     strataVersion: STRATA_VERSION,
+    graphql: { sdl: readGraphqlSchema().map((file) => file.text) },
     bootstrap: bootstrapProposals(registry),
     auth: {
       authorizer,

@@ -26,6 +26,11 @@ import { testRoutes } from './http/test-routes';
 import { usageIngestRoutes } from './http/usage-ingest-routes';
 import { platformRoutes } from './http/platform-routes';
 import { eventsRoutes } from './http/events-routes';
+import { createRouteGuard } from './auth/route-guard';
+import { graphqlRoutes } from './graphql/graphql-routes';
+import { executableSchema } from './graphql/schema';
+import { RESOLVERS } from './graphql/resolvers';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql/limits';
 
 export interface GatewayServiceOptions {
   readonly log: MessageLog;
@@ -41,7 +46,7 @@ export interface GatewayServiceOptions {
    * the consumer group the instance reads outcomes in. Read at start (it may depend on the port bound).
    */
   readonly instanceId: () => string;
-  readonly logger: { warn(details: object, message: string): void };
+  readonly logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
   /** The timers of the waits for outcomes and acknowledgements. */
   readonly scheduler: Scheduler;
   readonly asyncIngestByDefault: boolean;
@@ -51,6 +56,8 @@ export interface GatewayServiceOptions {
   /** What `GET /config` says the deployment can do. */
   readonly capabilities: ServerCapabilities;
   readonly strataVersion: string;
+  /** The GraphQL API's schema (SDL, read at start) and its limits; absent, the gateway serves no GraphQL. */
+  readonly graphql?: { readonly sdl: readonly string[]; readonly limits?: GraphqlLimits };
   /** Proposals written at start, as the system actor, before the gateway takes requests (the root user, policies). */
   readonly bootstrap?: readonly ValidatedProposal[];
   /**
@@ -112,86 +119,104 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
     if (outcomes === undefined) throw new Error('The gateway is not started');
     return outcomes;
   };
+  const routes: AnyRoute[] = [
+    ...ingestRoutes({
+      registry: options.registry,
+      submitter,
+      asyncByDefault: options.asyncIngestByDefault,
+      maxAspectBytes: options.maxAspectBytes,
+      maxBatchProposals: options.maxBatchProposals,
+      now: () => options.scheduler.now(),
+    }),
+    ...writeTraceRoutes({
+      registry: options.registry,
+      call,
+      readModels: options.readModels,
+      ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
+    }),
+    ...deleteRoutes({
+      registry: options.registry,
+      submitter,
+      call,
+    }),
+    ...rollbackRoutes({ registry: options.registry, submitter, call, maxAspectBytes: options.maxAspectBytes }),
+    ...openApiEntityRoutes({
+      registry: options.registry,
+      submitter,
+      call,
+      maxAspectBytes: options.maxAspectBytes,
+      maxBatchProposals: options.maxBatchProposals,
+      ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
+      now: () => options.scheduler.now(),
+    }),
+    ...testRoutes({
+      registry: options.registry,
+      submitter,
+      call,
+    }),
+    ...(options.auth === undefined
+      ? []
+      : tokenRoutes({
+          registry: options.registry,
+          submitter,
+          now: () => options.scheduler.now(),
+          ...options.auth,
+        })),
+    ...(options.auth === undefined
+      ? []
+      : loginRoutes({
+          registry: options.registry,
+          submitter,
+          onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
+          ...options.auth,
+        })),
+    ...usageIngestRoutes({
+      registry: options.registry,
+      submitter,
+      maxAspectBytes: options.maxAspectBytes,
+      maxBuckets: options.maxBatchProposals,
+    }),
+    ...platformRoutes(options),
+    ...eventsRoutes({
+      ...options,
+      now: () => options.scheduler.now(),
+      ...(options.auth === undefined
+        ? {}
+        : {
+            requirePrivilege: (context, privilege, message) =>
+              options.auth?.authorizer.require(context, { requirement: [[privilege]], message }) ?? Promise.resolve(),
+          }),
+    }),
+    ...schemaRegistryRoutes(options.serde, options.topics),
+    ...maintenanceRoutes({ ...(writeSwitch === undefined ? {} : { writeSwitch }), logger: options.logger }),
+    ...configRoutes({
+      capabilities: options.capabilities,
+      strataVersion: options.strataVersion,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    }),
+    // What the services serve each other stays between them.
+    ...options.ownedElsewhere.filter((route) => !isInternalRoute(route)),
+  ];
+  if (options.graphql !== undefined) {
+    const everyRoute = [...routes, ...options.ownedElsewhere];
+    routes.push(
+      ...graphqlRoutes({
+        schema: executableSchema(options.graphql.sdl, RESOLVERS),
+        limits: options.graphql.limits ?? DEFAULT_GRAPHQL_LIMITS,
+        logger: options.logger,
+        routes: () => everyRoute,
+        guard: options.auth === undefined ? undefined : createRouteGuard(options.auth.authorizer),
+        internalContext: options.auth?.internalContext,
+        registry: options.registry,
+        authorizer: options.auth?.authorizer,
+        submitter,
+        now: () => options.scheduler.now(),
+      }),
+    );
+  }
   return {
     name: 'gateway',
-    routes: [
-      ...ingestRoutes({
-        registry: options.registry,
-        submitter,
-        asyncByDefault: options.asyncIngestByDefault,
-        maxAspectBytes: options.maxAspectBytes,
-        maxBatchProposals: options.maxBatchProposals,
-        now: () => options.scheduler.now(),
-      }),
-      ...writeTraceRoutes({
-        registry: options.registry,
-        call,
-        readModels: options.readModels,
-        ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
-      }),
-      ...deleteRoutes({
-        registry: options.registry,
-        submitter,
-        call,
-      }),
-      ...rollbackRoutes({ registry: options.registry, submitter, call, maxAspectBytes: options.maxAspectBytes }),
-      ...openApiEntityRoutes({
-        registry: options.registry,
-        submitter,
-        call,
-        maxAspectBytes: options.maxAspectBytes,
-        maxBatchProposals: options.maxBatchProposals,
-        ...(options.auth === undefined ? {} : { authorizer: options.auth.authorizer }),
-        now: () => options.scheduler.now(),
-      }),
-      ...testRoutes({
-        registry: options.registry,
-        submitter,
-        call,
-      }),
-      ...(options.auth === undefined
-        ? []
-        : tokenRoutes({
-            registry: options.registry,
-            submitter,
-            now: () => options.scheduler.now(),
-            ...options.auth,
-          })),
-      ...(options.auth === undefined
-        ? []
-        : loginRoutes({
-            registry: options.registry,
-            submitter,
-            onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
-            ...options.auth,
-          })),
-      ...usageIngestRoutes({
-        registry: options.registry,
-        submitter,
-        maxAspectBytes: options.maxAspectBytes,
-        maxBuckets: options.maxBatchProposals,
-      }),
-      ...platformRoutes(options),
-      ...eventsRoutes({
-        ...options,
-        now: () => options.scheduler.now(),
-        ...(options.auth === undefined
-          ? {}
-          : {
-              requirePrivilege: (context, privilege, message) =>
-                options.auth?.authorizer.require(context, { requirement: [[privilege]], message }) ?? Promise.resolve(),
-            }),
-      }),
-      ...schemaRegistryRoutes(options.serde, options.topics),
-      ...maintenanceRoutes({ ...(writeSwitch === undefined ? {} : { writeSwitch }), logger: options.logger }),
-      ...configRoutes({
-        capabilities: options.capabilities,
-        strataVersion: options.strataVersion,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      }),
-      // What the services serve each other stays between them.
-      ...options.ownedElsewhere.filter((route) => !isInternalRoute(route)),
-    ],
+    routes,
     readModels: [],
     metrics: [],
     async start() {

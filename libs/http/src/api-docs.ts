@@ -42,6 +42,12 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     properties: { error_code: { type: 'integer' }, message: { type: 'string' } },
     required: ['error_code', 'message'],
   },
+  GraphqlError: {
+    type: 'object',
+    description: 'The GraphQL-over-HTTP body of a request refused before it is executed.',
+    properties: { errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } } } } },
+    required: ['errors'],
+  },
 };
 
 /** The name of the access-token scheme in `components.securitySchemes`. */
@@ -66,6 +72,7 @@ const ERROR_SCHEMA_OF_FAMILY = {
   restli: 'RestliError',
   openapi: 'OpenApiError',
   'schema-registry': 'SchemaRegistryError',
+  graphql: 'GraphqlError',
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import {
   openapiErrorBody,
   restliErrorBody,
   schemaRegistryErrorBody,
+  graphqlErrorBody,
   restliErrorHeader,
   toClientError,
   type ClientError,
@@ -27,6 +28,9 @@ export function sendError(response: Response, family: EndpointFamily, error: Cli
       break;
     case 'schema-registry':
       response.status(error.status).json(schemaRegistryErrorBody(error));
+      break;
+    case 'graphql':
+      response.status(error.status).json(graphqlErrorBody(error));
       break;
   }
 }

@@ -4,7 +4,7 @@ import { StrataError, type ErrorCode } from '@strata/model';
  * The error-body families of the public interface: Rest.li and OpenAPI (`docs/http-interface.md`), and Confluent's schema
  * registry, whose clients read `error_code`.
  */
-export type EndpointFamily = 'restli' | 'openapi' | 'schema-registry';
+export type EndpointFamily = 'restli' | 'openapi' | 'schema-registry' | 'graphql';
 
 const statusByCode: Record<ErrorCode, number> = {
   'bad-request': 400,
@@ -96,6 +96,14 @@ export function openapiErrorBody({ message, details }: ClientError): Record<stri
 /** Confluent's schema-registry error body; `error_code` defaults to the status followed by 01 (40401, 42201…). */
 export function schemaRegistryErrorBody({ status, message, detailCode }: ClientError): Record<string, unknown> {
   return { error_code: detailCode ?? (status === 409 ? 409 : status * 100 + 1), message };
+}
+
+/**
+ * The GraphQL-over-HTTP error body, for what is refused before a GraphQL request is executed (credentials, size):
+ * `errors` with one message, the HTTP status in its `extensions`.
+ */
+export function graphqlErrorBody({ status, message }: ClientError): Record<string, unknown> {
+  return { errors: [{ message, extensions: { code: status } }] };
 }
 
 /** Header Rest.li clients check to recognise an error response. */

@@ -7,7 +7,13 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { openapiErrorBody, restliErrorBody, schemaRegistryErrorBody, restliErrorHeader } from './errors';
+import {
+  graphqlErrorBody,
+  openapiErrorBody,
+  restliErrorBody,
+  schemaRegistryErrorBody,
+  restliErrorHeader,
+} from './errors';
 import { familyOfPath } from './mount-routes';
 
 export interface RunningServer {
@@ -125,7 +131,9 @@ function answerUnparsableRequest(
       ? openapiErrorBody({ status, message })
       : family === 'schema-registry'
         ? schemaRegistryErrorBody({ status, message })
-        : restliErrorBody({ status, message }),
+        : family === 'graphql'
+          ? graphqlErrorBody({ status, message })
+          : restliErrorBody({ status, message }),
   );
   socket.end(
     [

@@ -1,6 +1,7 @@
 export { createErrorHandler, notFoundHandler, sendError } from './error-handler';
 export type { HttpLogger } from './error-handler';
 export {
+  graphqlErrorBody,
   openapiErrorBody,
   restliErrorBody,
   restliErrorHeader,
@@ -11,14 +12,14 @@ export {
 export type { ClientError, EndpointFamily } from './errors';
 export { listen } from './http-server';
 export type { RunningServer } from './http-server';
-export { familyOfPath, mountRoutes } from './mount-routes';
+export { familyOfPath, GRAPHQL_PATHS, mountRoutes } from './mount-routes';
 export type { ContextFactory, MountOptions, RouteGuard } from './mount-routes';
 export { appliesAlways, assertAccessDeclared, describeAccess, routeAccessSchema } from './route-access';
 export type { AccessApiGroup, AccessApiOperation, ResourceLocator, RouteAccess } from './route-access';
 export { createRequestContextFactory, eventSourceOf } from './request-context';
 export type { Caller, RequestContextOptions } from './request-context';
 export { booleanParam, parseRestliList, restliListParam } from './restli-params';
-export { defineRoute, describeIssues, isInternalRoute } from './route';
+export { defineRoute, describeIssues, isInternalRoute, RESPONSE_SHAPE_HEADER } from './route';
 export type {
   AnyRoute,
   EventSource,

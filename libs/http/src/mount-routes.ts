@@ -210,9 +210,13 @@ function parseJsonBody(raw: Buffer | undefined): unknown {
   }
 }
 
+/** Where the GraphQL API answers: DataHub's metadata service path, and its web tier's. */
+export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql']);
+
 /** Which error body a path answers with when no route claimed it. */
 export function familyOfPath(path: string): EndpointFamily {
   if (path.startsWith('/openapi/')) return 'openapi';
   if (path.startsWith('/schema-registry/')) return 'schema-registry';
+  if (GRAPHQL_PATHS.has(path)) return 'graphql';
   return 'restli';
 }

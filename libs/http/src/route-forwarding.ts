@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { errors as undiciErrors, request as undiciRequest, type Dispatcher } from 'undici';
 import { BadGatewayError, TimeoutError, UnavailableError } from '@strata/model';
 import type { Scheduler } from '@strata/timing';
-import type { ForwardedRoute, RequestContext } from './route';
+import { RESPONSE_SHAPE_HEADER, type ForwardedRoute, type RequestContext } from './route';
 import { errorOfAnswer, type RouteCall } from './route-call';
 import { ACTOR_HEADER, SOURCE_IP_HEADER, systemClientAuthorization, type SystemClient } from './system-client';
 import { fetchServiceTable, type ServiceTable } from './service-table';
@@ -102,6 +102,9 @@ async function callOwner(
   headers[ACTOR_HEADER] = context.actor;
   if (context.sourceIp !== undefined) headers[SOURCE_IP_HEADER] = context.sourceIp;
   if (context.userAgent !== undefined) headers['user-agent'] = context.userAgent;
+  // The response shape a caller inside the gateway pinned (the GraphQL API reads DataHub's current shapes).
+  const shape = context.header(RESPONSE_SHAPE_HEADER);
+  if (shape !== undefined) headers[RESPONSE_SHAPE_HEADER] = shape;
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   let text: string;
   let status: number;

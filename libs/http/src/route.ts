@@ -5,6 +5,9 @@ import type { EndpointFamily } from './errors';
 import type { RouteAccess } from './route-access';
 import type { RouteCall } from './route-call';
 
+/** The request header naming the response shape a caller asks for (`legacy`, `current`; see the search indexer). */
+export const RESPONSE_SHAPE_HEADER = 'x-strata-response-shape';
+
 /** Who is asking, and how to correlate what they cause. Built once per request by the service's composition root. */
 /** DataHub's names of the interfaces a request may come through (`RESTLI` for everything not under `/openapi`). */
 export type EventSource = 'RESTLI' | 'OPENAPI';

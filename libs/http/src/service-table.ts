@@ -90,7 +90,7 @@ const address = {
   resource: z.string().startsWith('/'),
   key: z.object({ name: z.string().min(1), description: z.string() }).optional(),
   action: z.string().min(1).optional(),
-  family: z.enum(['restli', 'openapi', 'schema-registry']),
+  family: z.enum(['restli', 'openapi', 'schema-registry', 'graphql']),
   // A service of a version that does not declare who may call its routes is refused: its routes would be unguarded.
   access: routeAccessSchema,
 };

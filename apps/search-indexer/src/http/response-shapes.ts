@@ -1,5 +1,5 @@
 import { BadRequestError } from '@strata/model';
-import type { RequestContext } from '@strata/http';
+import { RESPONSE_SHAPE_HEADER, type RequestContext } from '@strata/http';
 import type { BrowsePage, FacetResult, MatchedField } from '@strata/indices';
 
 /**
@@ -16,7 +16,7 @@ export type ResponseShape = 'interface' | 'current';
 export const RESPONSE_SHAPES: readonly ResponseShape[] = ['interface', 'current'];
 
 /** A client's explicit choice of shape, whatever it is. */
-export const RESPONSE_SHAPE_HEADER = 'x-strata-response-shape';
+export { RESPONSE_SHAPE_HEADER };
 
 /**
  * The shape to answer a request in: the one it asks for (`X-Strata-Response-Shape`); else `current` for DataHub's own

@@ -1,0 +1,55 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import type { ValidationRule } from 'graphql';
+
+/**
+ * What one GraphQL request may ask for. A query beyond any of them is refused before it runs, with a message naming
+ * the limit. The defaults fit every document DataHub's clients send with room to spare (measured in limits.spec.ts).
+ */
+export interface GraphqlLimits {
+  /** Tokens in the document: a 10,000-field document is refused while it is parsed, before anything else. */
+  readonly maxTokens: number;
+  /** Nesting of selections (fragments spread in place; introspection's own nesting counted too). */
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  /** The cost of the selection: each object field 2, each scalar 1, times the depth factor. */
+  readonly maxCost: number;
+  /** How long one request may run before it is answered with what is done and an error. */
+  readonly timeBudgetMs: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = {
+  maxTokens: 20_000,
+  maxDepth: 20,
+  maxAliases: 50,
+  maxCost: 50_000,
+  timeBudgetMs: 30_000,
+};
+
+/** The validation rules that enforce {@link GraphqlLimits}, beside graphql-js's own rules. */
+export function limitRules(limits: GraphqlLimits): ValidationRule[] {
+  return [
+    maxDepthRule({
+      n: limits.maxDepth,
+      flattenFragments: true,
+      errorMessage: `Queries may nest at most ${limits.maxDepth} levels deep`,
+      exposeLimits: false,
+    }) as unknown as ValidationRule,
+    maxAliasesRule({
+      n: limits.maxAliases,
+      errorMessage: `Queries may use at most ${limits.maxAliases} aliases`,
+      exposeLimits: false,
+    }) as unknown as ValidationRule,
+    costLimitRule({
+      maxCost: limits.maxCost,
+      objectCost: 2,
+      scalarCost: 1,
+      depthCostFactor: 1.5,
+      flattenFragments: true,
+      ignoreIntrospection: true,
+      errorMessage: `The query costs more than the limit of ${limits.maxCost} (fewer fields, less nesting)`,
+      exposeLimits: false,
+    }) as unknown as ValidationRule,
+  ];
+}

@@ -1,0 +1,3 @@
+import type { ResolverMap } from '../schema';
+
+export const mutationsResolvers: ResolverMap = {};
