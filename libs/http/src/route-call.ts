@@ -11,6 +11,8 @@ export interface RouteCall {
   readonly action?: string;
   /** The entity key after the resource path (`/entitiesV2/{urn}`), unencoded. */
   readonly key?: string;
+  /** Values of the resource's path parameters (`/openapi/v1/tokens/:id`), unencoded. */
+  readonly params?: Readonly<Record<string, string>>;
   /** Query parameters as a client writes them; a list repeats the parameter (`ids=a&ids=b`, Rest.li protocol 1). */
   readonly query?: Readonly<Record<string, string | readonly string[]>>;
   /** Sent as JSON. */
@@ -47,7 +49,7 @@ export function routeCaller(routes: readonly AnyRoute[]): RouteCaller {
       query: { ...call.query },
       body: call.body,
       key: call.key,
-      params: {},
+      params: { ...call.params },
       context: { ...context, url },
     });
     const status = response.status ?? 200;
@@ -65,7 +67,10 @@ export function urlOf(call: RouteCall): string {
   }
   const query = search.toString();
   const key = call.key === undefined ? '' : `/${encodeURIComponent(call.key)}`;
-  return `${call.resource}${key}${query === '' ? '' : `?${query}`}`;
+  const resource = call.resource.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    encodeURIComponent(call.params?.[name] ?? ''),
+  );
+  return `${resource}${key}${query === '' ? '' : `?${query}`}`;
 }
 
 const codeByStatus: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([

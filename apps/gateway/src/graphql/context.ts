@@ -40,9 +40,9 @@ export interface GraphqlContext extends Record<PropertyKey, unknown> {
    * Calls a public route as the caller: the route's declared access is checked first, exactly as the public front
    * checks it (401, 403), then the route runs (here or in the service that owns it).
    */
-  readonly call: RouteCaller;
+  readonly call: (call: RouteCall, context?: RequestContext) => Promise<unknown>;
   /** Calls a route as the gateway itself, unchecked: only after the resolver has checked what the caller may see. */
-  readonly system: RouteCaller;
+  readonly system: (call: RouteCall, context?: RequestContext) => Promise<unknown>;
   /** The latest aspects of entities, batched per request; an entity the caller may not read is a 403 for it alone. */
   readonly entities: DataLoader<string, LoadedEntity | null>;
   readonly registry: EntityRegistry;
@@ -90,7 +90,7 @@ export function createGraphqlContext(options: GraphqlContextOptions, request: Re
     return invoke(routeCall, asked);
   };
   const internal = options.internalContext === undefined ? caller : pinnedShape(options.internalContext);
-  const system: RouteCaller = (routeCall) => invoke(routeCall, internal);
+  const system = (routeCall: RouteCall): Promise<unknown> => invoke(routeCall, internal);
   const entities = new DataLoader<string, LoadedEntity | null>(
     async (urns) => {
       const refused = await refusedReads(options.authorizer, caller, urns);
@@ -98,7 +98,7 @@ export function createGraphqlContext(options: GraphqlContextOptions, request: Re
       const found = new Map<string, LoadedEntity>();
       for (let index = 0; index < readable.length; index += ENTITY_BATCH) {
         const ids = readable.slice(index, index + ENTITY_BATCH);
-        const body = (await system({ method: 'GET', resource: '/entitiesV2', query: { ids } }, internal)) as {
+        const body = (await system({ method: 'GET', resource: '/entitiesV2', query: { ids } })) as {
           results?: Record<string, LoadedEntity>;
         };
         for (const [urn, entity] of Object.entries(body.results ?? {})) found.set(urn, entity);
