@@ -304,6 +304,21 @@ describe('listing, counting and scrolling', () => {
       if (scrollId === undefined) break;
     }
     expect(seen).toEqual(datasets.slice(0, 3).sort());
+    // `datahub delete --batch-size 10000`: the largest page DataHub's CLI allows is one page here.
+    const whole = await http.post(
+      '/entities?action=scrollAcrossEntities',
+      {
+        entities: ['dataset'],
+        input: '*',
+        count: 10_000,
+        filter: { or: [{ and: [{ field: 'platform', values: [platformUrn] }] }] },
+      },
+      pythonClient,
+    );
+    expect(whole.status).toBe(200);
+    const wholeValue = (whole.json as { value: { entities: { entity: string }[]; scrollId?: string } }).value;
+    expect(wholeValue.entities.map((entity) => entity.entity).sort()).toEqual(datasets.slice(0, 3).sort());
+    expect(wholeValue.scrollId).toBeUndefined();
     const bad = await http.post('/entities?action=scrollAcrossEntities', { input: '*', count: 2, scrollId: 'garbage' });
     expect(bad.status).toBe(400);
   });

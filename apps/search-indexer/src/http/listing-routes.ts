@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { BadRequestError } from '@strata/model';
 import { defineRoute, type Route, type RouteAccess } from '@strata/http';
-import { BROWSE_PATHS_FIELD, documentFields, URN_FIELD, type Filter, type SearchIndex } from '@strata/indices';
+import {
+  BROWSE_PATHS_FIELD,
+  documentFields,
+  MAX_PAGE_SIZE,
+  URN_FIELD,
+  type Filter,
+  type SearchIndex,
+} from '@strata/indices';
 import { responseShapeOf, searchResultBody, type ResponseShape } from './response-shapes';
 import {
   asBadRequest,
@@ -201,15 +208,17 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
             .total;
           if (index < cursor.type || next !== undefined) continue;
           const wanted = body.count - hits.length;
-          const urns = await urnsAfter(search, {
-            entityType,
-            input: body.input,
-            filter,
-            after: index === cursor.type ? cursor.after : undefined,
-            count: wanted + 1,
-          });
+          const after = index === cursor.type ? cursor.after : undefined;
+          const page = { entityType, input: body.input, filter };
+          // One row more than wanted says whether more follow; a full page of the index's maximum asks separately.
+          const urns = await urnsAfter(search, { ...page, after, count: Math.min(wanted + 1, MAX_PAGE_SIZE) });
           for (const urn of urns.slice(0, wanted)) hits.push({ urn, matchedFields: [] });
-          if (urns.length > wanted) {
+          const more =
+            urns.length > wanted ||
+            (urns.length === wanted &&
+              wanted === MAX_PAGE_SIZE &&
+              (await urnsAfter(search, { ...page, after: urns[wanted - 1], count: 1 })).length > 0);
+          if (more) {
             const resumeFrom = index === cursor.type ? cursor.after : undefined;
             next = { type: index, after: wanted === 0 ? resumeFrom : urns[wanted - 1] };
           }
