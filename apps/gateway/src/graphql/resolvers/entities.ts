@@ -1,3 +1,10 @@
 import type { ResolverMap } from '../schema';
+import { entityFieldResolvers } from './entities-fields';
+import { entityQueryResolvers } from './entities-queries';
 
-export const entitiesResolvers: ResolverMap = {};
+/**
+ * The entities of the GraphQL API: the fields of every entity type served (`entities-fields.ts`, mapped from aspects
+ * in `entities-values.ts`, read through `entities-view.ts` and `entities-reads.ts`) and the root queries answering
+ * entities by URN (`entities-queries.ts`).
+ */
+export const entitiesResolvers: ResolverMap = { ...entityFieldResolvers, ...entityQueryResolvers };
