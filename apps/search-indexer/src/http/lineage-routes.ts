@@ -89,6 +89,9 @@ const getLineageBody = z.object({
   start: pageNumber('start').nullish(),
   count: pageSize('count').nullish(),
   maxHops: maxHops.nullish(),
+  // Strata's own: the edge window of the lineage searches, for GraphQL's `lineage(input: {startTimeMillis, …})`.
+  startTimeMillis: integer('startTimeMillis').nullish(),
+  endTimeMillis: integer('endTimeMillis').nullish(),
 });
 
 const WINDOW_DESCRIPTION =
@@ -203,13 +206,19 @@ export function lineageRoutes(lineage: LineageService): Route[] {
         'Every entity lineage reaches within `maxHops` (default 1), whether or not the catalog holds it, ordered by ' +
         'degree then URN, the page `[start, start + count)` (defaults 0 and 100). Each relationship has the type ' +
         'and stamps of the edge that first reached it, its degrees and every path from the source. ' +
-        limitsText,
+        `${WINDOW_DESCRIPTION} ${limitsText}`,
       body: getLineageBody,
       handle: async ({ body }) => {
         const start = body.start ?? 0;
         const count = body.count ?? 100;
+        const window = windowOf(body);
         const walk = await asBadRequest(
-          lineage.walk({ urn: body.urn, direction: body.direction, maxHops: body.maxHops ?? 1 }),
+          lineage.walk({
+            urn: body.urn,
+            direction: body.direction,
+            maxHops: body.maxHops ?? 1,
+            ...(window === undefined ? {} : { window }),
+          }),
         );
         const page = walk.nodes.slice(start, start + count);
         return {
@@ -231,7 +240,10 @@ export function lineageRoutes(lineage: LineageService): Route[] {
 
 type SearchBody = z.output<typeof searchBody> | z.output<typeof scrollBody>;
 
-function windowOf(body: SearchBody): EdgeWindow | undefined {
+function windowOf(body: {
+  readonly startTimeMillis?: number | null | undefined;
+  readonly endTimeMillis?: number | null | undefined;
+}): EdgeWindow | undefined {
   const start = body.startTimeMillis ?? undefined;
   const end = body.endTimeMillis ?? undefined;
   if (start === undefined && end === undefined) return undefined;
