@@ -46,13 +46,14 @@ export function graphqlRoutes(options: GraphqlRouteOptions): Route[] {
       context,
     };
     const [text, init] = await handler(request);
-    return {
-      status: init.status,
-      text: text ?? '',
-      headers: Object.fromEntries(
-        Object.entries(init.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-      ),
-    };
+    const headers = Object.fromEntries(
+      Object.entries(init.headers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    if ((text === null || text === '') && init.status >= 400) {
+      // graphql-http answers a wrong media type or method with a status alone: say what is wrong in GraphQL's body.
+      return { status: init.status, body: { errors: [{ message: refusalOf(init.status, init.statusText, context) }] } };
+    }
+    return { status: init.status, text: text ?? '', headers };
   };
   return [...GRAPHQL_PATHS].flatMap((resource) => [
     defineRoute({
@@ -75,6 +76,24 @@ export function graphqlRoutes(options: GraphqlRouteOptions): Route[] {
       handle: ({ context }) => handle('GET', undefined, context),
     }),
   ]);
+}
+
+/** What a request refused before it is read as GraphQL did wrong, in words. */
+function refusalOf(status: number, statusText: string | undefined, context: RequestContext): string {
+  switch (status) {
+    case 415:
+      return `A GraphQL request is JSON: send it with Content-Type: application/json (not ${
+        context.header('content-type') ?? 'none'
+      })`;
+    case 406:
+      return `Answers are application/graphql-response+json or application/json; Accept: ${
+        context.header('accept') ?? ''
+      } allows neither`;
+    case 405:
+      return 'Only queries may be sent by GET; send mutations by POST';
+    default:
+      return statusText ?? `The request was refused (${status})`;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { ValidationRule } from 'graphql';
+import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 
 /**
  * What one GraphQL request may ask for. A query beyond any of them is refused before it runs, with a message naming
@@ -27,6 +27,19 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = {
   timeBudgetMs: 30_000,
 };
 
+/**
+ * How a limit's refusal is told: as a validation error of the document (a 400 with GraphQL's `errors`), not thrown
+ * (which the HTTP handler would answer with a 500), and without the rules' "Syntax Error" prefix (the document parsed).
+ */
+const reported = {
+  propagateOnRejection: false,
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) => {
+      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
+    },
+  ],
+};
+
 /** The validation rules that enforce {@link GraphqlLimits}, beside graphql-js's own rules. */
 export function limitRules(limits: GraphqlLimits): ValidationRule[] {
   return [
@@ -35,11 +48,13 @@ export function limitRules(limits: GraphqlLimits): ValidationRule[] {
       flattenFragments: true,
       errorMessage: `Queries may nest at most ${limits.maxDepth} levels deep`,
       exposeLimits: false,
+      ...reported,
     }) as unknown as ValidationRule,
     maxAliasesRule({
       n: limits.maxAliases,
       errorMessage: `Queries may use at most ${limits.maxAliases} aliases`,
       exposeLimits: false,
+      ...reported,
     }) as unknown as ValidationRule,
     costLimitRule({
       maxCost: limits.maxCost,
@@ -50,6 +65,7 @@ export function limitRules(limits: GraphqlLimits): ValidationRule[] {
       ignoreIntrospection: true,
       errorMessage: `The query costs more than the limit of ${limits.maxCost} (fewer fields, less nesting)`,
       exposeLimits: false,
+      ...reported,
     }) as unknown as ValidationRule,
   ];
 }
