@@ -9,7 +9,7 @@ import {
   type Filter,
   type SearchIndex,
 } from '@strata/indices';
-import { responseShapeOf, searchResultBody, type ResponseShape } from './response-shapes';
+import { responseShapeOf, searchResultBody, withExtraFields, type ResponseShape } from './response-shapes';
 import {
   asBadRequest,
   optionalFilter,
@@ -227,7 +227,7 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
           from: 0,
           pageSize: body.count,
           numEntities: total,
-          hits,
+          hits: await withExtraFields(search, hits, body.searchFlags.fetchExtraFields),
           facets: [],
           scrollId: next === undefined ? undefined : encodeScrollId(next),
         };

@@ -1,6 +1,6 @@
 import { BadRequestError } from '@strata/model';
 import { RESPONSE_SHAPE_HEADER, type RequestContext } from '@strata/http';
-import type { BrowsePage, FacetResult, MatchedField } from '@strata/indices';
+import type { BrowsePage, FacetResult, MatchedField, SearchIndex } from '@strata/indices';
 
 /**
  * The two shapes Strata answers search, browse and relationships in:
@@ -47,6 +47,8 @@ export function isDataHubClient(context: RequestContext): boolean {
 export interface SearchHitView {
   readonly urn: string;
   readonly matchedFields: readonly MatchedField[];
+  /** The values of the index fields `searchFlags.fetchExtraFields` named, each as JSON text. */
+  readonly extraFields?: Readonly<Record<string, string>>;
 }
 
 /** What a search answers, before a shape is chosen. */
@@ -69,7 +71,11 @@ export function searchResultBody(result: SearchResultView, shape: ResponseShape)
     return {
       ...paging,
       ...scroll,
-      entities: result.hits.map((hit) => ({ entity: hit.urn, matchedFields: hit.matchedFields })),
+      entities: result.hits.map((hit) => ({
+        entity: hit.urn,
+        matchedFields: hit.matchedFields,
+        ...(hit.extraFields === undefined ? {} : { extraFields: hit.extraFields }),
+      })),
       metadata: {
         aggregations: result.facets.map((facet) => ({
           name: facet.field,
@@ -96,6 +102,29 @@ export function searchResultBody(result: SearchResultView, shape: ResponseShape)
       })),
     },
   };
+}
+
+/**
+ * The hits with the values of the index fields `names` (DataHub Cloud's `fetchExtraFields`), read from their stored
+ * documents: each field's values, over every aspect contributing it, as JSON text (one value as itself, several as a
+ * list). A field a document lacks is left out; no names, the hits as they are.
+ */
+export async function withExtraFields<Hit extends SearchHitView>(
+  search: Pick<SearchIndex, 'documents'>,
+  hits: readonly Hit[],
+  names: readonly string[] | null | undefined,
+): Promise<readonly Hit[]> {
+  if (names === null || names === undefined || names.length === 0 || hits.length === 0) return hits;
+  const documents = await search.documents(hits.map((hit) => hit.urn));
+  return hits.map((hit) => {
+    const document = documents.get(hit.urn);
+    const extraFields: Record<string, string> = {};
+    for (const name of names) {
+      const values = Object.values(document?.aspects ?? {}).flatMap((fields) => fields[name] ?? []);
+      if (values.length > 0) extraFields[name] = JSON.stringify(values.length === 1 ? values[0] : values);
+    }
+    return { ...hit, extraFields };
+  });
 }
 
 /** DataHub's `BrowseResult` in the chosen shape. */

@@ -51,6 +51,8 @@ export const searchFlagsSchema = z
     skipHighlighting: z.boolean().optional(),
     skipAggregates: z.boolean().optional(),
     includeSoftDeleted: z.boolean().optional(),
+    // DataHub Cloud's: index fields whose values each hit carries in `extraFields`.
+    fetchExtraFields: z.array(z.string().min(1)).max(100, 'at most 100 fetchExtraFields').nullish(),
   })
   .nullish()
   .transform((flags) => flags ?? {});

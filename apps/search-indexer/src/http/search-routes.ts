@@ -8,6 +8,7 @@ import {
   relationshipsBody,
   responseShapeOf,
   searchResultBody,
+  withExtraFields,
   type ResponseShape,
 } from './response-shapes';
 import {
@@ -168,7 +169,7 @@ export function searchRoutes(
                 from: body.start,
                 pageSize: body.count,
                 numEntities: outcome.total,
-                hits: outcome.hits,
+                hits: await withExtraFields(search, outcome.hits, body.searchFlags.fetchExtraFields),
                 facets: outcome.facets,
               },
               shape,
