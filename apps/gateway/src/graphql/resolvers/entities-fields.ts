@@ -78,7 +78,14 @@ const SHARED = {
   aspects: (view, args) => rawAspectsOf(view, args['input'] as Parameters<typeof rawAspectsOf>[1]),
   browsePathV2: fromAspect('browsePathsV2', browsePathV2Of),
   container: textIn('container', 'container'),
-  dataPlatformInstance: textIn('dataPlatformInstance', 'instance'),
+  // The instance, or — as DataHub maps the aspect — an instance without a URN of its own that still names its
+  // platform (what `datahub lineage` prints of a job): its other fields are null.
+  dataPlatformInstance: fromAspect('dataPlatformInstance', (value) => {
+    const instance = textOf(value['instance']);
+    if (instance !== undefined) return instance;
+    const platform = textOf(value['platform']);
+    return platform === undefined ? null : { type: 'DATA_PLATFORM_INSTANCE', platform };
+  }),
   deprecation: fromAspect('deprecation', deprecationOf),
   domain: async (view) => {
     const domains = view.aspect('domains');
