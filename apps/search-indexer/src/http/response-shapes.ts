@@ -106,8 +106,8 @@ export function searchResultBody(result: SearchResultView, shape: ResponseShape)
 
 /**
  * The hits with the values of the index fields `names` (DataHub Cloud's `fetchExtraFields`), read from their stored
- * documents: each field's values, over every aspect contributing it, as JSON text (one value as itself, several as a
- * list). A field a document lacks is left out; no names, the hits as they are.
+ * documents: each field's distinct values, over every aspect contributing it, as JSON text (one value as itself,
+ * several as a list). A field a document lacks is left out; no names, the hits as they are.
  */
 export async function withExtraFields<Hit extends SearchHitView>(
   search: Pick<SearchIndex, 'documents'>,
@@ -120,12 +120,17 @@ export async function withExtraFields<Hit extends SearchHitView>(
     const document = documents.get(hit.urn);
     const extraFields: Record<string, string> = {};
     for (const name of names) {
-      const values = Object.values(document?.aspects ?? {}).flatMap((fields) => fields[name] ?? []);
-      if (values.length > 0) extraFields[name] = JSON.stringify(values.length === 1 ? values[0] : values);
+      // A value several aspects contribute (the platform of the key and of dataPlatformInstance) counts once.
+      const values = [
+        ...new Set(Object.values(document?.aspects ?? {}).flatMap((fields) => (fields[name] ?? []).map(toJson))),
+      ];
+      if (values.length > 0) extraFields[name] = values.length === 1 ? (values[0] ?? '') : `[${values.join(',')}]`;
     }
     return { ...hit, extraFields };
   });
 }
+
+const toJson = (value: unknown): string => JSON.stringify(value);
 
 /** DataHub's `BrowseResult` in the chosen shape. */
 export function browseResultBody(
