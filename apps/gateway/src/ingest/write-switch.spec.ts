@@ -56,9 +56,9 @@ describe('the write switch', () => {
     const store = writer();
     let release: (() => void) | undefined;
     // A writer whose reads wait until released: the set below lands while one is in flight.
-    const slow = (request: RouteCall) =>
+    const slow = (request: RouteCall): Promise<unknown> =>
       request.method === 'GET'
-        ? new Promise<void>((resolve) => (release = resolve)).then(() => store.call(request))
+        ? new Promise<void>((resolve) => (release = resolve)).then((): Promise<unknown> => store.call(request))
         : store.call(request);
     const writes = new WriteSwitch({ call: slow, context, now: () => 0 });
     const first = writes.isOn();
