@@ -32,8 +32,8 @@ interface ListAccessTokenInput {
   readonly filters?: readonly FacetFilterInput[] | null;
 }
 
-/** An access token's metadata as `GET /openapi/v1/tokens` answers it. */
-interface TokenMetadata {
+/** An access token's metadata as the token routes answer it. */
+export interface TokenMetadata {
   readonly id: string;
   readonly name: string;
   readonly description?: string;
@@ -331,7 +331,7 @@ function tokenMatches(
 }
 
 /** DataHub's `AccessTokenMetadata`: the token's entity, with the metadata the token routes answer. */
-function tokenOf(token: TokenMetadata): EntityRef & Record<string, unknown> {
+export function tokenOf(token: TokenMetadata): EntityRef & Record<string, unknown> {
   return {
     ...resultEntity(`urn:li:${ACCESS_TOKEN}:${token.id}`),
     id: token.id,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BadGatewayError, BadRequestError } from '@strata/model';
-import { accessTokenUrn } from '../../auth/authenticator';
 import type { GraphqlContext } from '../context';
 import type { FieldResolver } from '../schema';
+import { tokenOf } from './misc';
 
 /**
  * Personal access tokens, made and revoked as the token routes make and revoke them (`POST /openapi/v1/tokens`,
@@ -19,24 +19,6 @@ const tokenMetadata = z.object({
   description: z.string().optional(),
 });
 const createdAnswer = z.object({ accessToken: z.string(), metadata: tokenMetadata });
-
-type TokenMetadata = z.infer<typeof tokenMetadata>;
-
-/** A token's metadata as DataHub's `AccessTokenMetadata`: the entity, with its owner as a user. */
-function metadataOf(token: TokenMetadata): Record<string, unknown> {
-  return {
-    urn: accessTokenUrn(token.id),
-    type: 'ACCESS_TOKEN',
-    id: token.id,
-    name: token.name,
-    description: token.description ?? null,
-    actorUrn: token.actorUrn,
-    ownerUrn: token.ownerUrn,
-    owner: token.ownerUrn,
-    createdAt: token.createdAt,
-    expiresAt: token.expiresAt ?? null,
-  };
-}
 
 function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
@@ -76,7 +58,7 @@ const createAccessToken: FieldResolver = async (
     context.request,
   );
   const created = parsed(createdAnswer, body, 'a new token');
-  return { accessToken: created.accessToken, metadata: metadataOf(created.metadata) };
+  return { accessToken: created.accessToken, metadata: tokenOf(created.metadata) };
 };
 
 /**
