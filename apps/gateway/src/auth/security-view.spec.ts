@@ -202,7 +202,12 @@ describe('what authentication and authorization read', () => {
     // (resource-facts.ts reads owners, tags, domains… through the public /entitiesV2: what policies select
     // resources by, metadata the policies themselves guard. The write switch reads one mark of its own, which no
     // security input sets, and no other.)
-    expect(readers).toEqual(['auth/security-view.ts', 'ingest/write-switch.ts']);
+    expect(readers).toEqual(['auth/security-view.ts', 'graphql/resolvers/entities-view.ts', 'ingest/write-switch.ts']);
+    // The GraphQL API reads whether entities exist (their key aspect and status), and nothing else, that way.
+    const presence = readFileSync(join(root, 'graphql', 'resolvers', 'entities-view.ts'), 'utf8');
+    expect(presence).toContain("[keyAspect, 'status']");
+    expect(presence.match(/storedAspects\(/g)).toHaveLength(2);
+    expect(presence).not.toMatch(/Credentials|dataHubPolicy|Secret|security\./);
     const writeSwitch = readFileSync(join(root, 'ingest', 'write-switch.ts'), 'utf8');
     expect(writeSwitch).not.toMatch(/'\/internal\/(listed|entities\/latest)'|security\./);
     expect(writeSwitch).toContain(`query: { name: [WRITABLE_MARK] }`);

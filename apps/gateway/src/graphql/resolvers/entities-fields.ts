@@ -39,7 +39,7 @@ import {
   schemaMetadataAt,
   usageStatsOf,
 } from './entities-reads';
-import { nativeUserOf, presenceOf, viewOf, type EntityView } from './entities-view';
+import { presenceOf, viewOf, type EntityView } from './entities-view';
 
 /** How one field of an entity is answered from the entity read. */
 type Spec = (view: EntityView, args: Readonly<Record<string, unknown>>) => unknown;
@@ -313,7 +313,6 @@ export const ENTITY_FIELDS: Readonly<Record<string, Fields>> = {
     editableInfo: mirrorOf('corpUserEditableInfo'),
     editableProperties: mirrorOf('corpUserEditableInfo'),
     status: textIn('corpUserStatus', 'status'),
-    isNativeUser: (view) => nativeUserOf(view.context, view.urn),
   },
   CorpGroup: {
     ...shared('aspects', 'exists', 'ownership'),

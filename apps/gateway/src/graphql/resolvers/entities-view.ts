@@ -185,7 +185,10 @@ interface StoredEntity {
   readonly aspects: Readonly<Record<string, { readonly value: unknown } | undefined>>;
 }
 
-/** Aspects as stored, straight from the writer's internal read (secrets included: callers answer facts of them only). */
+/**
+ * The key and `status` aspects of entities as stored, from the writer's internal read: whether each exists and is
+ * soft-deleted, whoever may read it (never any other aspect: what security reads goes through the security view).
+ */
 async function storedAspects(
   context: GraphqlContext,
   urns: readonly string[],
@@ -211,34 +214,4 @@ async function storedAspects(
     }
   }
   return entities;
-}
-
-const credentialLoaders = new WeakMap<GraphqlContext, DataLoader<string, boolean | null>>();
-
-/**
- * Whether a user is a native one: DataHub's `isNativeUser`, true when its stored credentials hold a salt and a hashed
- * password, false when they do not, null when it has none. Only this fact of the credentials leaves the read.
- */
-export function nativeUserOf(context: GraphqlContext, urn: string): Promise<boolean | null> {
-  let loader = credentialLoaders.get(context);
-  if (loader === undefined) {
-    loader = new DataLoader(
-      async (urns) => {
-        const found = new Map(
-          (await storedAspects(context, urns, ['corpUserCredentials'])).map((stored) => {
-            const credentials = recordOf(stored.aspects['corpUserCredentials']?.value);
-            return [stored.urn, credentials === undefined ? null : nativeCredentials(credentials)] as const;
-          }),
-        );
-        return urns.map((urn) => found.get(urn) ?? null);
-      },
-      { maxBatchSize: PRESENCE_BATCH },
-    );
-    credentialLoaders.set(context, loader);
-  }
-  return loader.load(urn);
-}
-
-function nativeCredentials(credentials: Value): boolean {
-  return typeof credentials['salt'] === 'string' && typeof credentials['hashedPassword'] === 'string';
 }

@@ -654,25 +654,6 @@ describe('other entity types', () => {
     });
   });
 
-  it('tells a native user by its stored credentials, read as the gateway, without answering them', async () => {
-    const catalog = new Catalog()
-      .put('urn:li:corpuser:native', { corpUserCredentials: { salt: 's', hashedPassword: 'h' } })
-      .put('urn:li:corpuser:partial', { corpUserCredentials: { salt: 's' } })
-      .put(JDOE, { corpUserInfo: { active: true } });
-    const result = await catalog.run(`{
-      a: corpUser(urn: "urn:li:corpuser:native") { isNativeUser }
-      b: corpUser(urn: "urn:li:corpuser:partial") { isNativeUser }
-      c: corpUser(urn: "${JDOE}") { isNativeUser }
-    }`);
-    expect(result).toEqual({
-      data: { a: { isNativeUser: true }, b: { isNativeUser: false }, c: { isNativeUser: null } },
-    });
-    const reads = catalog.calls.filter((call) => call.resource === '/internal/entities/latest');
-    expect(reads.map((call) => call.body)).toEqual([
-      { urns: ['urn:li:corpuser:native', 'urn:li:corpuser:partial', JDOE], aspects: ['corpUserCredentials'] },
-    ]);
-  });
-
   it('answers what an entity handed on already holds (a token of the token routes) without reading it', async () => {
     const catalog = new Catalog();
     const token = {
