@@ -1,5 +1,6 @@
 import { execute, GraphQLError, parse, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createHandler, type Request as GraphqlHttpRequest } from 'graphql-http';
+import { z } from 'zod';
 import { defineRoute, GRAPHQL_PATHS, toClientError, type RequestContext, type Route } from '@strata/http';
 import { createGraphqlContext, type GraphqlContext, type GraphqlContextOptions } from './context';
 import { limitRules, type GraphqlLimits } from './limits';
@@ -64,6 +65,12 @@ export function graphqlRoutes(options: GraphqlRouteOptions): Route[] {
       summary,
       description,
       example,
+      // Documents the request; graphql-http judges it (any JSON object passes here).
+      body: z.looseObject({
+        query: z.unknown().optional().describe('The GraphQL document'),
+        variables: z.unknown().optional().describe('The values of its variables, an object'),
+        operationName: z.unknown().optional().describe('Which operation of the document to run'),
+      }),
       handle: ({ body, context }) => handle('POST', body, context),
     }),
     defineRoute({
@@ -73,6 +80,12 @@ export function graphqlRoutes(options: GraphqlRouteOptions): Route[] {
       access: ACCESS,
       summary,
       description,
+      query: z.looseObject({
+        query: z.unknown().optional().describe('The GraphQL document (a query)'),
+        variables: z.unknown().optional().describe('The values of its variables, as JSON text'),
+        operationName: z.unknown().optional().describe('Which operation of the document to run'),
+      }),
+      example: { query: { query: '{ me { corpUser { urn username } } }' } },
       handle: ({ context }) => handle('GET', undefined, context),
     }),
   ]);
@@ -124,7 +137,7 @@ async function withinBudget(args: ExecutionArgs, budgetMs: number): Promise<Exec
  */
 function masked(error: GraphQLError, logger: GraphqlRouteOptions['logger']): GraphQLError {
   const original = error.originalError;
-  if (original === undefined || original === null || original instanceof GraphQLError) return error;
+  if (original === undefined || original instanceof GraphQLError) return error;
   const client = toClientError(original);
   if (client.status >= 500 && client.status !== 503 && client.status !== 504) {
     logger.error({ err: original, path: error.path }, 'a GraphQL field failed');

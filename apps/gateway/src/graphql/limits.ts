@@ -5,17 +5,20 @@ import { GraphQLError, type ValidationContext, type ValidationRule } from 'graph
 
 /**
  * What one GraphQL request may ask for. A query beyond any of them is refused before it runs, with a message naming
- * the limit. The defaults fit every document DataHub's clients send with room to spare (measured in limits.spec.ts).
+ * the limit (a 400 with GraphQL's `errors`). The defaults fit every document DataHub's clients send with room to spare (measured in limits.spec.ts).
  */
 export interface GraphqlLimits {
-  /** Tokens in the document: a 10,000-field document is refused while it is parsed, before anything else. */
+  /**
+   * Tokens in the document, counted while it is parsed: a document of megabytes is refused before it is validated.
+   * (A document of 10,000 plain fields is under it: validation and the cost limit judge that one.)
+   */
   readonly maxTokens: number;
-  /** Nesting of selections (fragments spread in place; introspection's own nesting counted too). */
+  /** Nesting of selections, fragments spread in place (introspection's nesting is bounded by graphql-js's own rule). */
   readonly maxDepth: number;
   readonly maxAliases: number;
   /** The cost of the selection: each object field 2, each scalar 1, times the depth factor. */
   readonly maxCost: number;
-  /** How long one request may run before it is answered with what is done and an error. */
+  /** How long one request may run: at the deadline it is answered `data: null` with an error. */
   readonly timeBudgetMs: number;
 }
 
@@ -49,13 +52,13 @@ export function limitRules(limits: GraphqlLimits): ValidationRule[] {
       errorMessage: `Queries may nest at most ${limits.maxDepth} levels deep`,
       exposeLimits: false,
       ...reported,
-    }) as unknown as ValidationRule,
+    }),
     maxAliasesRule({
       n: limits.maxAliases,
       errorMessage: `Queries may use at most ${limits.maxAliases} aliases`,
       exposeLimits: false,
       ...reported,
-    }) as unknown as ValidationRule,
+    }),
     costLimitRule({
       maxCost: limits.maxCost,
       objectCost: 2,
@@ -66,6 +69,6 @@ export function limitRules(limits: GraphqlLimits): ValidationRule[] {
       errorMessage: `The query costs more than the limit of ${limits.maxCost} (fewer fields, less nesting)`,
       exposeLimits: false,
       ...reported,
-    }) as unknown as ValidationRule,
+    }),
   ];
 }

@@ -15,7 +15,7 @@ import type { GraphqlContext } from './context';
 import { entityTypeOf, objectTypeOf } from './entity-types';
 
 /** A resolver of one field. */
-export type FieldResolver = GraphQLFieldResolver<any, GraphqlContext, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type FieldResolver = GraphQLFieldResolver<any, GraphqlContext>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Resolvers by type and field name. */
 export type ResolverMap = Readonly<Record<string, Readonly<Record<string, FieldResolver>>>>;
