@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { datasetUrn, ingestProposalBody, proposalOf, startStandalone, TestHttpClient } from '@strata/testing';
-import { percentiles, type Percentiles } from './search-bench';
+import { percentiles, type Percentiles } from './latency';
 
 const owners = Number(process.env['BENCH_LARGE_OWNERS'] ?? 50_000);
 const repeats = Number(process.env['BENCH_LARGE_REPEATS'] ?? 5);

@@ -6,18 +6,23 @@
  * Dataset n (from BENCH_LINEAGE_UPSTREAMS on) is DownstreamOf BENCH_LINEAGE_UPSTREAMS datasets of smaller numbers,
  * chosen by a fixed hash: a DAG in which a dataset far enough from the start has that many upstreams per hop, and
  * as many downstreams on average. Every request is closed-loop, one at a time (BENCH_LINEAGE_REQUESTS per row, after
- * 10 warm-up requests), from datasets spread over the upper half of the numbers.
+ * 10 warm-up requests), from datasets spread over the upper half of the numbers. Then the lineage `datahub lineage`
+ * asks for over GraphQL, beside REST's `scrollAcrossLineage` of the same query (`graphql-bench.ts`).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   datasetUrn,
   eventually,
   ingestProposalBatchBody,
   proposalOf,
+  repositoryRoot,
   startStandalone,
   TestHttpClient,
 } from '@strata/testing';
-import { percentiles, type Percentiles } from './search-bench';
+import { compareGraphqlWithRest, graphqlQuery, printGraphqlComparisons, type GraphqlRow } from './graphql-bench';
+import { percentiles, type Percentiles } from './latency';
 
 const datasets = Number(process.env['BENCH_LINEAGE_DATASETS'] ?? 100_000);
 const upstreamsPerDataset = Number(process.env['BENCH_LINEAGE_UPSTREAMS'] ?? 3);
@@ -42,6 +47,8 @@ export interface LineageBenchReport {
   readonly loadSeconds: number;
   readonly indexCatchUpSeconds: number;
   readonly rows: readonly LineageRow[];
+  /** GraphQL's `scrollAcrossLineage` with the CLI's degree filter, beside REST's `scrollAcrossLineage` of the same query. */
+  readonly graphql: readonly GraphqlRow[];
 }
 
 const urnOf = (n: number) => datasetUrn(`lineage.table_${n}`, 'hive');
@@ -198,6 +205,12 @@ export async function lineageScenarios(): Promise<LineageBenchReport> {
       }
       measured.push({ label: row.label, latencyMs: percentiles(samples), meanResults: results / requests, truncated });
     }
+    const graphql: GraphqlRow[] = [];
+    for (const direction of ['UPSTREAM', 'DOWNSTREAM'] as const) {
+      for (const selection of ['cli', 'urns'] as const) {
+        graphql.push(await graphqlLineage(http, from, direction, selection));
+      }
+    }
     const oneHop = measured[0]?.latencyMs.p95 ?? 1;
     return {
       datasets,
@@ -212,11 +225,95 @@ export async function lineageScenarios(): Promise<LineageBenchReport> {
         meanResults: row.meanResults,
         truncated: row.truncated,
       })),
+      graphql,
     };
   } finally {
     await strata.stop();
     strata.cleanUp();
   }
+}
+
+/**
+ * The degree values DataHub's lineage client sends for `hops` (`datahub lineage --hops N`, the SDK's `max_hops`): each
+ * degree up to 2, and "3+" (three hops or more: no bound on the walk) beyond.
+ */
+function degreeValues(maxHops: number): string[] {
+  return maxHops <= 2 ? Array.from({ length: maxHops }, (_, k) => String(k + 1)) : ['1', '2', '3+'];
+}
+
+/** What `datahub lineage` selects (DataHub's CLI's document, kept as a fixture of the e2e tests). */
+const CLI_LINEAGE_QUERY = readFileSync(
+  join(repositoryRoot, 'e2e/fixtures/datahub-graphql/lineage-cli.graphql'),
+  'utf8',
+);
+
+/** The same walk with nothing of the entities but what the walk itself answers. */
+const URNS_LINEAGE_QUERY = `query scrollAcrossLineage($input: ScrollAcrossLineageInput!) {
+  scrollAcrossLineage(input: $input) { nextScrollId total searchResults { degree entity { urn type } } }
+}`;
+
+/**
+ * The first page (100 results) of the lineage of a dataset as `datahub lineage --hops <hops>` asks it — its degree
+ * filter and its filter on soft-deleted entities — over GraphQL, beside REST's `scrollAcrossLineage` of the same query.
+ * With `cli`, GraphQL answers what the CLI shows of each entity (name, platform, description, every path), the
+ * entities read through the entity loader; with `urns`, only each entity's URN, type and degree: the layer's own cost,
+ * without the entities' reads and the paths (which the REST answer carries too).
+ */
+async function graphqlLineage(
+  http: TestHttpClient,
+  from: (i: number) => string,
+  direction: 'UPSTREAM' | 'DOWNSTREAM',
+  selection: 'cli' | 'urns',
+): Promise<GraphqlRow> {
+  const count = 100;
+  const criteria = [
+    { field: 'degree', condition: 'EQUAL', values: degreeValues(hops) },
+    { field: 'removed', condition: 'EQUAL', values: ['true'], negated: true },
+  ];
+  const graphqlPage = async (i: number) => {
+    const { ms, data } = await graphqlQuery(http, selection === 'cli' ? CLI_LINEAGE_QUERY : URNS_LINEAGE_QUERY, {
+      input: { urn: from(i), direction, count, types: null, orFilters: [{ and: criteria }] },
+    });
+    const page = data['scrollAcrossLineage'] as { searchResults: { entity: { urn: string } }[] };
+    return { ms, urns: page.searchResults.map((result) => result.entity.urn) };
+  };
+  const restPage = async (i: number) => {
+    const started = performance.now();
+    const response = await http.post(
+      '/entities?action=scrollAcrossLineage',
+      { urn: from(i), direction, entities: [], input: '*', count, filter: { or: [{ and: criteria }] } },
+      { 'X-RestLi-Protocol-Version': '2.0.0' },
+    );
+    const ms = performance.now() - started;
+    if (response.status !== 200) throw new Error(`scrollAcrossLineage answered ${response.status}: ${response.text}`);
+    const value = (response.json as { value: { entities: { entity: string }[]; truncated: boolean } }).value;
+    return { ms, urns: value.entities.map((found) => found.entity), truncated: value.truncated };
+  };
+  return compareGraphqlWithRest({
+    label:
+      `scrollAcrossLineage ${direction}, degree ${degreeValues(hops).join(',')}, ${count} a page` +
+      (selection === 'cli' ? ' (the CLI’s selection)' : ' (urn, type, degree)'),
+    requests,
+    warmUp: 10,
+    graphql: async (i) => {
+      const { ms, urns } = await graphqlPage(i);
+      return { ms, results: urns.length };
+    },
+    rest: async (i) => {
+      const { ms, urns, truncated } = await restPage(i);
+      return { ms, results: urns.length, truncated };
+    },
+    check: async () => {
+      for (const i of [0, 1, 2]) {
+        const [graphql, rest] = [await graphqlPage(i), await restPage(i)];
+        if ([...graphql.urns].sort().join() !== [...rest.urns].sort().join()) {
+          throw new Error(
+            `GraphQL's lineage of ${from(i)} (${graphql.urns.length}) is not REST's (${rest.urns.length})`,
+          );
+        }
+      }
+    },
+  });
 }
 
 export function printLineageReport(report: LineageBenchReport): void {
@@ -237,4 +334,5 @@ export function printLineageReport(report: LineageBenchReport): void {
   for (const row of [header, ...rows]) {
     process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
   }
+  printGraphqlComparisons(report.graphql);
 }

@@ -9,6 +9,8 @@
  * twice: by the indexer itself (append of each change log → applied, the progress endpoint's recent percentiles),
  * and from outside, for a sample of the writes: a synchronous ingest is acknowledged, then search is polled until the
  * dataset shows (every 20 ms for 200 ms, then backing off to 250 ms: the figure is that coarse beyond 200 ms).
+ * Between the two, a search page of 20 datasets with their properties, owners and tags over GraphQL, beside the REST
+ * calls that answer the same page (`graphql-bench.ts`).
  */
 import { performance } from 'node:perf_hooks';
 import {
@@ -20,18 +22,13 @@ import {
   startStandalone,
   TestHttpClient,
 } from '@strata/testing';
+import { compareGraphqlWithRest, graphqlQuery, printGraphqlComparisons, type GraphqlRow } from './graphql-bench';
+import { percentiles, type Percentiles } from './latency';
 
 const datasets = Number(process.env['BENCH_SEARCH_DATASETS'] ?? 100_000);
 const requestsPerQuery = Number(process.env['BENCH_SEARCH_REQUESTS'] ?? 500);
 const lagRate = Number(process.env['BENCH_LAG_RATE'] ?? 500);
 const lagSeconds = Number(process.env['BENCH_LAG_SECONDS'] ?? 20);
-
-export interface Percentiles {
-  readonly p50: number;
-  readonly p95: number;
-  readonly p99: number;
-  readonly max: number;
-}
 
 export interface QueryLatency {
   readonly query: string;
@@ -49,6 +46,8 @@ export interface SearchBenchReport {
   /** From the last write acknowledged to everything indexed. */
   readonly indexCatchUpSeconds: number;
   readonly queries: readonly QueryLatency[];
+  /** GraphQL's page of 20 datasets with properties, owners and tags, beside REST's search and batch read of them. */
+  readonly graphql: readonly GraphqlRow[];
   readonly lag: {
     readonly targetRate: number;
     readonly achievedRate: number;
@@ -85,12 +84,6 @@ function datasetProposals(n: number) {
     }),
     proposal(n, 'globalTags', { tags: [{ tag: `urn:li:tag:tag_${n % 50}` }] }),
   ];
-}
-
-export function percentiles(samples: readonly number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (quantile: number) => sorted[Math.max(0, Math.ceil(quantile * sorted.length) - 1)] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0 };
 }
 
 async function timed(client: TestHttpClient, path: string, body: unknown): Promise<{ ms: number; json: unknown }> {
@@ -290,12 +283,111 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
       process.stdout.write(`search:   ${JSON.stringify(result)}\n`);
     }
 
+    const graphql = [await graphqlSearchPage(http)];
     const lag = await sustainedIngest(http);
-    return { datasets, loadSeconds, indexCatchUpSeconds, queries: results, lag };
+    return { datasets, loadSeconds, indexCatchUpSeconds, queries: results, graphql, lag };
   } finally {
     await strata.stop();
     strata.cleanUp();
   }
+}
+
+/** The page a search screen shows: 20 datasets, each with its properties, owners and tags, in one GraphQL request. */
+const SEARCH_PAGE_QUERY = `query searchPage($query: String!, $start: Int!) {
+  searchAcrossEntities(input: { types: [DATASET], query: $query, start: $start, count: 20 }) {
+    start
+    count
+    total
+    searchResults {
+      entity {
+        urn
+        ... on Dataset {
+          name
+          properties { name description customProperties { key value } }
+          ownership { owners { owner { ... on CorpUser { urn username } } } }
+          tags { tags { tag { urn name } } }
+        }
+      }
+    }
+  }
+}`;
+
+interface PageDataset {
+  readonly urn: string;
+  readonly name?: string | null;
+  readonly properties?: { readonly description?: string | null } | null;
+  readonly ownership?: {
+    readonly owners?: readonly { readonly owner?: { readonly username?: string } | null }[];
+  } | null;
+  readonly tags?: { readonly tags?: readonly { readonly tag?: { readonly name?: string } | null }[] } | null;
+}
+
+/**
+ * A page of 20 datasets with properties, owners and tags: GraphQL's `searchAcrossEntities` beside what a REST client
+ * sends for the same page — `searchAcrossEntities`, then a batch read of the 20 entities' aspects. Pages spread over
+ * the first 1,000 matches of "test" (every dataset matches).
+ */
+async function graphqlSearchPage(http: TestHttpClient): Promise<GraphqlRow> {
+  const query = 'test';
+  const startOf = (i: number) => (i % 50) * 20;
+  const graphqlPage = async (i: number) => {
+    const { ms, data } = await graphqlQuery(http, SEARCH_PAGE_QUERY, { query, start: startOf(i) });
+    const page = data['searchAcrossEntities'] as { total: number; searchResults: { entity: PageDataset }[] };
+    return { ms, page };
+  };
+  const restPage = async (i: number) => {
+    const started = performance.now();
+    const search = await http.post(
+      '/entities?action=searchAcrossEntities',
+      { input: query, entities: ['dataset'], start: startOf(i), count: 20 },
+      { 'X-RestLi-Protocol-Version': '2.0.0', 'X-Strata-Response-Shape': 'current' },
+    );
+    if (search.status !== 200) throw new Error(`searchAcrossEntities answered ${search.status}: ${search.text}`);
+    const urns = (search.json as { value: { entities: { entity: string }[] } }).value.entities.map(
+      (found) => found.entity,
+    );
+    const read = await http.get(`/entitiesV2?ids=List(${urns.map((urn) => encodeURIComponent(urn)).join(',')})`, {
+      'X-RestLi-Protocol-Version': '2.0.0',
+    });
+    const ms = performance.now() - started;
+    if (read.status !== 200) throw new Error(`GET /entitiesV2 answered ${read.status}: ${read.text}`);
+    const entities = (read.json as { results: Record<string, { aspects: Record<string, unknown> }> }).results;
+    return { ms, urns, entities };
+  };
+  return compareGraphqlWithRest({
+    label: `search page of 20 datasets + properties, owners, tags ("${query}")`,
+    requests: requestsPerQuery,
+    warmUp: 20,
+    graphql: async (i) => {
+      const { ms, page } = await graphqlPage(i);
+      return { ms, results: page.searchResults.length };
+    },
+    rest: async (i) => {
+      const { ms, urns } = await restPage(i);
+      return { ms, results: urns.length };
+    },
+    check: async () => {
+      const [{ page }, rest] = [await graphqlPage(0), await restPage(0)];
+      const graphqlUrns = page.searchResults.map((result) => result.entity.urn);
+      if (graphqlUrns.length !== 20 || [...graphqlUrns].sort().join() !== [...rest.urns].sort().join()) {
+        throw new Error(`GraphQL's page (${graphqlUrns.join()}) is not REST's (${rest.urns.join()})`);
+      }
+      for (const { entity } of page.searchResults) {
+        const complete =
+          typeof entity.name === 'string' &&
+          typeof entity.properties?.description === 'string' &&
+          entity.ownership?.owners?.length === 2 &&
+          entity.ownership.owners.every((owner) => typeof owner.owner?.username === 'string') &&
+          entity.tags?.tags?.length === 1 &&
+          typeof entity.tags.tags[0]?.tag?.name === 'string';
+        if (!complete) throw new Error(`GraphQL answered an incomplete dataset: ${JSON.stringify(entity)}`);
+        const aspects = rest.entities[entity.urn]?.aspects ?? {};
+        if (!('ownership' in aspects && 'globalTags' in aspects && 'datasetProperties' in aspects)) {
+          throw new Error(`GET /entitiesV2 lacks aspects of ${entity.urn}: ${Object.keys(aspects).join()}`);
+        }
+      }
+    },
+  });
 }
 
 /**
@@ -387,6 +479,7 @@ export function printSearchReport(report: SearchBenchReport): void {
   for (const row of [header, ...rows]) {
     process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
   }
+  printGraphqlComparisons(report.graphql);
   const { lag } = report;
   process.stdout.write(
     `index lag at ${lag.targetRate}/s (achieved ${lag.achievedRate.toFixed(0)}/s, ${lag.proposals} sync ingests, ${lag.failures} failed, ingest p50/p95/p99 ${format(lag.ingestLatencyMs)} ms):\n` +
