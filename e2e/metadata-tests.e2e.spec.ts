@@ -434,9 +434,10 @@ describe.each([
     const owned = Math.ceil(manyDatasets / 3);
     expect(final).toMatchObject({ test, phase: 'done', passing: owned, failing: manyDatasets - owned });
     expect(final['evaluated']).toBeGreaterThanOrEqual(manyDatasets);
-    // Pushed where the results changed: the hook may have evaluated some of the new datasets against the new test
-    // already (their change logs can reach it after the test), and those the task finds up to date.
-    expect(final['pushed']).toBeGreaterThan(0);
+    // Pushed where the results changed: the hook may have evaluated some — on a busy machine all — of the new datasets
+    // against the new test already (their change logs can reach it after the test), and those the task finds up to
+    // date; the results above are right either way.
+    expect(Number.isInteger(final['pushed'])).toBe(true);
     expect(final['pushed']).toBeLessThanOrEqual(Number(final['evaluated']));
     // Its progress: the total it went over, its rate and the time left (none: it is done). Reports seen while it ran
     // (it may well finish between two polls) were on their way there.
