@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Engines and frameworks that pure domain code must never touch (`docs/conventions.md`). */
@@ -101,6 +102,8 @@ export default tseslint.config(
               sourceTag: 'type:tool',
               onlyDependOnLibsWithTags: ['type:testing', 'type:adapter', 'type:domain', 'type:contract'],
             },
+            // The console is a browser application: it speaks to Strata over HTTP only, never through its code.
+            { sourceTag: 'type:console', onlyDependOnLibsWithTags: [] },
             // The standalone process composes the services in one process; nothing else may import a service.
             {
               sourceTag: 'type:composition',
@@ -158,8 +161,17 @@ export default tseslint.config(
     },
   },
   {
+    // The console's React components: the rules of hooks (called unconditionally, complete effect dependencies).
+    files: ['apps/console/src/**/*.tsx', 'apps/console/src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
     // Tool configuration files, and jest's global setup and teardown, must export their function as the default export.
-    files: ['*.config.js', '*.config.mjs', 'e2e/support/global-*.ts'],
+    files: ['*.config.js', '*.config.mjs', 'apps/console/vite.config.ts', 'e2e/support/global-*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
