@@ -21,6 +21,7 @@ import { assertKnownPrivileges, createRouteGuard } from './auth/route-guard';
 import { resolveSecrets } from './auth/secrets';
 import { SecurityView, systemContext } from './auth/security-view';
 import type { GatewayConfig } from './config';
+import { builtConsole } from './console';
 import { createGatewayService } from './gateway-service';
 import { capabilitiesOf } from './http/config-routes';
 import type { ReadModel } from './ingest/proposal-submitter';
@@ -172,6 +173,13 @@ export function createGatewayApp(config: GatewayConfig): RunnableService {
       },
       'gateway routes to its services',
     );
-    return { services: [gateway], documented: true, maxBodyBytes: config.MAX_BODY_BYTES, authenticate, guard };
+    return {
+      services: [gateway],
+      documented: true,
+      console: builtConsole(context.logger),
+      maxBodyBytes: config.MAX_BODY_BYTES,
+      authenticate,
+      guard,
+    };
   });
 }

@@ -1,6 +1,6 @@
 import type { RunnableService } from '@strata/http';
 import { hostServices } from '@strata/runtime';
-import { composeGateway } from '@strata/gateway';
+import { builtConsole, composeGateway } from '@strata/gateway';
 import { composeMetadataWriter } from '@strata/metadata-writer';
 import { composeSearchIndexer } from '@strata/search-indexer';
 import { composeAudit } from '@strata/audit';
@@ -42,6 +42,7 @@ export function createStandaloneApp(config: StandaloneConfig): RunnableService {
       startTogether: [[writer, indexer, audit, timeseries, operations], [gateway]],
       routes: gateway.routes,
       documented: true,
+      console: builtConsole(context.logger),
       maxBodyBytes: config.MAX_BODY_BYTES,
       authenticate,
       guard,

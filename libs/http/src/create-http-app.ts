@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { dirname } from 'node:path';
 import { openApiDocument, restliDocsPage, type ApiInfo } from './api-docs';
 import type { AccessLogOptions } from './access-log';
+import { consoleHandlers, type ConsoleAssets } from './console-assets';
 import { createErrorHandler, notFoundHandler, type HttpLogger } from './error-handler';
 import { homeResponse } from './home-page';
 import { HttpMetrics } from './http-metrics';
@@ -16,6 +17,7 @@ import { describeRoute, describeService, serviceTablePath, type ReadModelDescrip
 
 /** What authentication reads of a request: its path (for the log), its headers, and whether its route is open. */
 export interface AuthenticationRequest {
+  readonly method: string;
   readonly path: string;
   /** The route needs no credentials: credentials that do not verify are ignored rather than refused. */
   readonly open: boolean;
@@ -61,6 +63,8 @@ export interface HttpAppOptions {
   readonly metrics?: readonly Registry[];
   /** One line per request answered (see {@link AccessLogOptions}); absent, requests are measured but not logged. */
   readonly accessLog?: AccessLogOptions;
+  /** The built Strata console, served to browsers at `/` and at its own paths (the public front serves it). */
+  readonly console?: ConsoleAssets;
   /** A monotonic clock in milliseconds, timing requests (injected: tests pass their own). Default `performance.now`. */
   readonly monotonicNow?: () => number;
 }
@@ -95,13 +99,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
     actorOf: (request, open) =>
       authenticate === undefined
         ? options.anonymousActor
-        : authenticate({ path: request.path, open, header: (name) => request.get(name) }),
+        : authenticate({ method: request.method, path: request.path, open, header: (name) => request.get(name) }),
   });
   const contextFor: ContextFactory = async (request, open) => {
     const context = await buildContext(request, open);
     observer.identified(request, context);
     return context;
   };
+  const consoleApp = options.console === undefined ? undefined : consoleHandlers(options.console);
+  if (consoleApp !== undefined) app.use(consoleApp.pages);
   app.use(
     mountRoutes(express.Router(), routes, contextFor, {
       maxBodyBytes: options.maxBodyBytes,
@@ -110,6 +116,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   );
   // Swagger UI's scripts and styles, beside its page (a documented route).
   if (options.documentation !== undefined) app.use(SWAGGER_UI, express.static(swaggerUiAssets(), { index: false }));
+  if (consoleApp !== undefined) app.use(consoleApp.files);
   app.use(notFoundHandler);
   app.use(observer.recordError);
   app.use(createErrorHandler(options.logger));

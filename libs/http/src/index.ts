@@ -1,3 +1,4 @@
+export { CONSOLE_CSP, CONSOLE_PAGE_PATHS, readConsoleAssets, type ConsoleAssets } from './console-assets';
 export { createErrorHandler, notFoundHandler, sendError } from './error-handler';
 export type { HttpLogger } from './error-handler';
 export {

@@ -9,6 +9,7 @@ import {
   type AccessLogLevel,
   type AnyRoute,
   type Authenticator,
+  type ConsoleAssets,
   type RouteGuard,
   type RunnableService,
   type RunningServer,
@@ -67,6 +68,8 @@ export interface HostedServices {
   readonly serviceTableOf?: StrataService;
   /** Serve generated documentation of every route (the public front does). */
   readonly documented?: boolean;
+  /** The built console, served to browsers (the public front does, when it is built). */
+  readonly console?: ConsoleAssets | undefined;
   /** Largest JSON body a route handled here accepts, in bytes. */
   readonly maxBodyBytes: number;
   /** Who each request acts as (the public front authenticates); absent, every request is anonymous. */
@@ -127,6 +130,7 @@ export function hostServices(
           accessLog: { logger, level: settings.ACCESS_LOG_LEVEL ?? 'info' },
           isReady: () => ready,
           metrics: hosted.services.flatMap((service) => service.metrics),
+          ...(hosted.console === undefined ? {} : { console: hosted.console }),
           ...(table === undefined ? {} : { serviceTable: { service: table.name, readModels: table.readModels } }),
           ...(hosted.documented === true
             ? {
