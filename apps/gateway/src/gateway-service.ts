@@ -168,6 +168,7 @@ export function createGatewayService(options: GatewayServiceOptions): StrataServ
           registry: options.registry,
           submitter,
           onLogin: loginRecorder(options.log, options.topics, () => options.scheduler.now()),
+          now: () => options.scheduler.now(),
           ...options.auth,
         })),
     ...usageIngestRoutes({

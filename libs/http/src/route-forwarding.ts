@@ -38,8 +38,10 @@ const HOP_BY_HOP = new Set([
   'host',
   'expect',
   'x-request-id',
-  // Replaced: the service is told who asks by the gateway, never by the client.
+  // Replaced: the service is told who asks by the gateway, never by the client (the console's session cookie is a
+  // credential too).
   'authorization',
+  'cookie',
   ACTOR_HEADER,
   SOURCE_IP_HEADER,
 ]);

@@ -5,6 +5,7 @@ const client = { id: '__datahub_system', secret: 'a-system-client-secret' };
 const system = 'urn:li:corpuser:__datahub_system';
 const authenticate = systemClientAuthenticator(client, system);
 const request = (path: string, headers: Record<string, string> = {}) => ({
+  method: 'GET',
   path,
   open: false,
   header: (name: string) => headers[name.toLowerCase()],

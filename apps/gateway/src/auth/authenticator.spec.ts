@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR, TokenService } from '@strata/auth';
-import { UnauthorizedError } from '@strata/model';
+import { ForbiddenError, UnauthorizedError } from '@strata/model';
 import { accessTokenUrn, createAuthenticator } from './authenticator';
 import type { Principal } from './security-view';
 
@@ -46,6 +46,7 @@ function authenticator() {
   });
   const as = async (path: string, authorization?: string, open = false) => {
     const caller = await authenticate({
+      method: 'POST',
       path,
       open,
       header: (name) => (name.toLowerCase() === 'authorization' ? authorization : undefined),
@@ -68,6 +69,7 @@ describe('createAuthenticator', () => {
     const { token } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
     const { authenticate } = authenticator();
     const caller = await authenticate({
+      method: 'POST',
       path: '/aspects',
       open: false,
       header: (name) => (name === 'authorization' ? `Bearer ${token}` : undefined),
@@ -140,5 +142,73 @@ describe('createAuthenticator', () => {
     await expect(as('/aspects', `Bearer ${expired.token}`)).rejects.toThrow(UnauthorizedError);
     const foreign = await new TokenService({ signingKey: 'x'.repeat(32), now: () => now }).mint('jdoe', 'PERSONAL', 1);
     await expect(as('/aspects', `Bearer ${foreign.token}`)).rejects.toThrow(UnauthorizedError);
+  });
+});
+
+describe('the console session cookie', () => {
+  const request = (method: string, headers: Record<string, string>, open = false) => ({
+    method,
+    path: '/api/graphql',
+    open,
+    header: (name: string) => headers[name.toLowerCase()],
+  });
+  const actorOf = (caller: Awaited<ReturnType<ReturnType<typeof authenticator>['authenticate']>>) =>
+    typeof caller === 'string' ? caller : caller.actor;
+
+  it('acts as its token’s user when no Authorization header is sent', async () => {
+    const { token } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
+    const { authenticate } = authenticator();
+    const cookie = `theme=dark; strata_session=${token}`;
+    expect(actorOf(await authenticate(request('GET', { cookie })))).toBe('urn:li:corpuser:jdoe');
+    expect(
+      actorOf(await authenticate(request('POST', { cookie, origin: 'http://strata:8080', host: 'strata:8080' }))),
+    ).toBe('urn:li:corpuser:jdoe');
+    // A client holding the cookie outside a browser sends neither Origin nor Sec-Fetch-Site.
+    expect(actorOf(await authenticate(request('POST', { cookie })))).toBe('urn:li:corpuser:jdoe');
+  });
+
+  it('refuses a write carried by the cookie from another site, and lets a read from anywhere through', async () => {
+    const { token } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
+    const { authenticate } = authenticator();
+    const cookie = `strata_session=${token}`;
+    await expect(
+      authenticate(request('POST', { cookie, origin: 'https://evil.example', host: 'strata:8080' })),
+    ).rejects.toThrow(ForbiddenError);
+    await expect(
+      authenticate(request('DELETE', { cookie, 'sec-fetch-site': 'cross-site', host: 'strata:8080' })),
+    ).rejects.toThrow(ForbiddenError);
+    await expect(authenticate(request('POST', { cookie, origin: 'null', host: 'strata:8080' }))).rejects.toThrow(
+      ForbiddenError,
+    );
+    expect(
+      actorOf(await authenticate(request('GET', { cookie, origin: 'https://evil.example', host: 'strata:8080' }))),
+    ).toBe('urn:li:corpuser:jdoe');
+    // Behind a proxy, the host the browser asked for is the forwarded one.
+    expect(
+      actorOf(
+        await authenticate(
+          request('POST', {
+            cookie,
+            origin: 'https://catalog.example',
+            host: 'strata:8080',
+            'x-forwarded-host': 'catalog.example',
+          }),
+        ),
+      ),
+    ).toBe('urn:li:corpuser:jdoe');
+  });
+
+  it('leaves an Authorization header in charge, and refuses a cookie whose token does not verify', async () => {
+    const { token } = await tokens.mint('jdoe', 'PERSONAL', 3_600_000);
+    const { token: other } = await tokens.mint('asmith', 'PERSONAL', 3_600_000);
+    const { authenticate } = authenticator();
+    expect(
+      actorOf(
+        await authenticate(request('POST', { cookie: `strata_session=${token}`, authorization: `Bearer ${other}` })),
+      ),
+    ).toBe('urn:li:corpuser:asmith');
+    await expect(authenticate(request('GET', { cookie: 'strata_session=not-a-token' }))).rejects.toThrow(
+      UnauthorizedError,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { credentialsOf, SYSTEM_ACTOR, TokenError, type TokenService } from '@str
 import type { Authenticator } from '@strata/http';
 import { UnauthorizedError } from '@strata/model';
 import type { SecuritySnapshot } from './security-view';
+import { assertSameOrigin, sessionTokenOf } from './session-cookie';
 
 /** DataHub's answer to every request without the credentials it needs, whatever is wrong with them. */
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action.';
@@ -35,11 +36,18 @@ export function accessTokenUrn(jti: string): string {
  * inactive user, a wrong system secret — are refused with DataHub's 401, also with authentication off, so that a
  * misconfigured client learns it at once instead of acting as nobody; only an open route ignores them. The security
  * state read to check a token is kept as the request's session: its authorization asks the same snapshot.
+ *
+ * A request without an `Authorization` header may carry the console's session cookie instead (session-cookie.ts): its
+ * token is checked the same way, and a write made with it must come from a page of this site.
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const secret = Buffer.from(options.systemClient.secret, 'utf8');
   return async (request) => {
-    const credentials = credentialsOf(request.header('authorization'));
+    const authorization = request.header('authorization');
+    // Without an Authorization header, the console's session cookie stands for a bearer token: only from this site.
+    const cookieToken = authorization === undefined ? sessionTokenOf(request.header('cookie')) : undefined;
+    if (cookieToken !== undefined && !request.open) assertSameOrigin(request);
+    const credentials = credentialsOf(cookieToken === undefined ? authorization : `Bearer ${cookieToken}`);
     let refusal: string;
     if ('problem' in credentials) {
       if (credentials.problem === 'missing') return options.anonymousActor;

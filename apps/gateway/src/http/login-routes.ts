@@ -16,7 +16,9 @@ import {
 } from '@strata/model';
 import type { Authorizer } from '../auth/authorizer';
 import type { SecurityView } from '../auth/security-view';
+import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../auth/session-cookie';
 import type { ProposalSubmitter } from '../ingest/proposal-submitter';
+import { revokeAccessToken, storeAccessToken } from './token-routes';
 
 export interface LoginRouteOptions {
   readonly registry: EntityRegistry;
@@ -29,7 +31,14 @@ export interface LoginRouteOptions {
    * A rejection fails the login (503), so that no login goes unrecorded.
    */
   readonly onLogin?: (login: LoginAttempt, context: RequestContext) => Promise<void>;
+  readonly now: () => number;
 }
+
+/** Sessions' writes (their token entity) are the user's own, allowed by the password the route checked. */
+const SESSION_WRITE = { kind: 'route', because: 'the user’s own session, after checking the password' } as const;
+
+/** The stored token of a sign-in is named so in the user's token list. */
+export const SESSION_TOKEN_NAME = 'Session';
 
 /** A login, kept or refused; a refusal says why (`INVALID_CREDENTIALS`, `SUSPENDED`…), never with the password. */
 export interface LoginAttempt {
@@ -62,8 +71,11 @@ const INVALID_CREDENTIALS = 'Invalid Credentials';
 const MIN_PASSWORD_LENGTH = 8;
 
 /**
- * Native users' passwords: `POST /logIn` trades a user name and password for a session token (a day long, like
- * DataHub's), and `POST /openapi/v1/users/credentials` lets an administrator (`MANAGE_USER_CREDENTIALS`) set a
+ * Native users' passwords and sessions: `POST /logIn` trades a user name and password for a session token (a day
+ * long, like DataHub's), answered in the body and set as the console's session cookie (HttpOnly, SameSite=Strict);
+ * `POST /logOut` ends the session of the cookie or bearer token it is sent with, server-side. A session's token is
+ * stored (a `dataHubAccessToken` named "Session", listed with the user's tokens), so that ending it — signing out, or
+ * revoking it — is seen by every gateway at once. And `POST /openapi/v1/users/credentials` lets an administrator (`MANAGE_USER_CREDENTIALS`) set a
  * user's password, kept as a salted scrypt hash in `corpUserCredentials` — which no read returns.
  */
 export function loginRoutes(options: LoginRouteOptions): Route[] {
@@ -90,8 +102,39 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
           context,
         );
         if (refusal !== undefined) throw new UnauthorizedError(INVALID_CREDENTIALS);
-        const { token } = await options.tokens.mint(body.username, 'SESSION', SESSION_TOKEN_DURATION_MS);
-        return { body: { accessToken: token } };
+        const { token } = await storeAccessToken(
+          options,
+          { ...context, actor },
+          {
+            actor,
+            name: SESSION_TOKEN_NAME,
+            description: 'Signed in with a password',
+            durationMs: SESSION_TOKEN_DURATION_MS,
+          },
+          SESSION_WRITE,
+        );
+        return {
+          body: { accessToken: token },
+          headers: {
+            'Set-Cookie': sessionCookie(token, SESSION_TOKEN_DURATION_MS, context),
+            'Cache-Control': 'no-store',
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      resource: '/logOut',
+      family: 'openapi',
+      access: { kind: 'open' },
+      summary: 'End the session of the session cookie (or of the bearer token) the request carries, server-side.',
+      description:
+        'Its token stops working on every gateway, and the cookie is cleared. Answers 204 whether or not there was a session to end.',
+      handle: async ({ context }) => {
+        const bearer = /^Bearer\s+(\S+)$/i.exec(context.header('authorization') ?? '')?.[1];
+        const token = bearer ?? sessionTokenOf(context.header('cookie'));
+        if (token !== undefined) await endSession(options, context, token);
+        return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(context), 'Cache-Control': 'no-store' } };
       },
     }),
     defineRoute({
@@ -131,6 +174,25 @@ export function loginRoutes(options: LoginRouteOptions): Route[] {
       },
     }),
   ];
+}
+
+/** Revokes a session's stored token as its own user; a token that does not verify or is not stored ends nothing. */
+async function endSession(options: LoginRouteOptions, context: RequestContext, token: string): Promise<void> {
+  let claims;
+  try {
+    claims = await options.tokens.verify(token);
+  } catch {
+    return;
+  }
+  if (claims.version !== '2') return;
+  const [stored] = await options.security.tokens(claims.jti);
+  if (stored === undefined) return;
+  await revokeAccessToken(
+    options,
+    { ...context, actor: `urn:li:corpuser:${claims.actorId}` },
+    claims.jti,
+    SESSION_WRITE,
+  );
 }
 
 /** The proposal keeping a user's password hash. */

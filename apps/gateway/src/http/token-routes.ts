@@ -76,31 +76,12 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
         if (!principal.exists || principal.removed || principal.suspended) {
           throw new BadRequestError(`${actor} is not an active user: a token for it would not work`);
         }
-        const durationMs = ACCESS_TOKEN_DURATIONS[body.duration];
-        const { token, claims } = await options.tokens.mint(
-          actor.slice('urn:li:corpuser:'.length),
-          'PERSONAL',
-          durationMs,
-        );
-        const createdAt = options.now();
-        const metadata: TokenMetadata = {
-          id: claims.jti,
+        const { token, metadata } = await storeAccessToken(options, context, {
+          actor,
           name: body.name,
-          actorUrn: actor,
-          ownerUrn: caller,
-          createdAt,
-          ...(durationMs === undefined ? {} : { expiresAt: createdAt + durationMs }),
           ...(body.description === undefined ? {} : { description: body.description }),
-        };
-        const { id: _id, ...info } = metadata;
-        const proposal = validateProposal(options.registry, {
-          entityType: 'dataHubAccessToken',
-          entityUrn: accessTokenUrn(claims.jti),
-          changeType: 'UPSERT',
-          aspectName: 'dataHubAccessTokenInfo',
-          aspect: { value: JSON.stringify(info), contentType: 'application/json' },
+          durationMs: ACCESS_TOKEN_DURATIONS[body.duration],
         });
-        await options.submitter.submit([proposal], { ...context, authorization: TOKEN_ROUTE, wait: true });
         return { body: { accessToken: token, metadata: shown(metadata) } };
       },
     }),
@@ -141,17 +122,71 @@ export function tokenRoutes(options: TokenRouteOptions): Route[] {
         if (token.ownerUrn !== context.actor && !(await mayManage(context))) {
           throw new ForbiddenError(DENIED);
         }
-        const proposal = validateProposal(options.registry, {
-          entityType: 'dataHubAccessToken',
-          entityUrn: accessTokenUrn(id),
-          changeType: 'DELETE',
-          aspectName: 'dataHubAccessTokenKey',
-        });
-        await options.submitter.submit([proposal], { ...context, authorization: TOKEN_ROUTE, wait: true });
+        await revokeAccessToken(options, context, id);
         return { status: 204 };
       },
     }),
   ];
+}
+
+/** What a new stored token is for. */
+export interface NewStoredToken {
+  /** The user it acts as. */
+  readonly actor: string;
+  readonly name: string;
+  readonly description?: string;
+  /** How long it lasts; undefined: it never expires. */
+  readonly durationMs: number | undefined;
+}
+
+/**
+ * Mints a stored access token for `token.actor`, made by the caller, and writes its `dataHubAccessToken` entity
+ * (waiting until it is stored, so that the token works at once): what a personal token and a console session are.
+ * Revoking deletes the entity, and from then on no gateway accepts the token.
+ */
+export async function storeAccessToken(
+  options: Pick<TokenRouteOptions, 'registry' | 'submitter' | 'tokens' | 'now'>,
+  context: RequestContext,
+  token: NewStoredToken,
+  authorization: { readonly kind: 'route'; readonly because: string } = TOKEN_ROUTE,
+): Promise<{ token: string; metadata: TokenMetadata }> {
+  const minted = await options.tokens.mint(token.actor.slice('urn:li:corpuser:'.length), 'PERSONAL', token.durationMs);
+  const createdAt = options.now();
+  const metadata: TokenMetadata = {
+    id: minted.claims.jti,
+    name: token.name,
+    actorUrn: token.actor,
+    ownerUrn: context.actor,
+    createdAt,
+    ...(token.durationMs === undefined ? {} : { expiresAt: createdAt + token.durationMs }),
+    ...(token.description === undefined ? {} : { description: token.description }),
+  };
+  const { id: _id, ...info } = metadata;
+  const proposal = validateProposal(options.registry, {
+    entityType: 'dataHubAccessToken',
+    entityUrn: accessTokenUrn(minted.claims.jti),
+    changeType: 'UPSERT',
+    aspectName: 'dataHubAccessTokenInfo',
+    aspect: { value: JSON.stringify(info), contentType: 'application/json' },
+  });
+  await options.submitter.submit([proposal], { ...context, authorization, wait: true });
+  return { token: minted.token, metadata };
+}
+
+/** Deletes a stored token's entity, as `context`'s caller: from the answer on, no gateway accepts the token. */
+export async function revokeAccessToken(
+  options: Pick<TokenRouteOptions, 'registry' | 'submitter'>,
+  context: RequestContext,
+  id: string,
+  authorization: { readonly kind: 'route'; readonly because: string } = TOKEN_ROUTE,
+): Promise<void> {
+  const proposal = validateProposal(options.registry, {
+    entityType: 'dataHubAccessToken',
+    entityUrn: accessTokenUrn(id),
+    changeType: 'DELETE',
+    aspectName: 'dataHubAccessTokenKey',
+  });
+  await options.submitter.submit([proposal], { ...context, authorization, wait: true });
 }
 
 /** The metadata as the API shows it: `expiresAt` null for a token that never expires. */
