@@ -3,6 +3,7 @@ import { entitiesResolvers } from './entities';
 import { lineageResolvers } from './lineage';
 import { miscResolvers } from './misc';
 import { mutationsResolvers } from './mutations';
+import { authConfigResolvers } from './privileges';
 import { searchResolvers } from './search';
 
 /** Every resolver of the GraphQL API, by area. */
@@ -12,4 +13,5 @@ export const RESOLVERS: readonly ResolverMap[] = [
   lineageResolvers,
   mutationsResolvers,
   miscResolvers,
+  authConfigResolvers,
 ];

@@ -23,7 +23,7 @@ import {
  */
 
 /** Where an entity type's description is edited, and what editing it takes. */
-interface Described {
+export interface Described {
   readonly aspect: string;
   /** The field holding the description (glossary entities call it their definition). */
   readonly field: 'description' | 'definition';
@@ -41,7 +41,7 @@ const editable = (aspect: string): Described => ({ aspect, field: 'description',
  * dataset's own description — DataHub edits only its fields' there — and the charts, dashboards, flows and jobs, whose
  * editable aspects hold a description the same way).
  */
-const DESCRIBED: Readonly<Record<string, Described>> = {
+export const DESCRIBED: Readonly<Record<string, Described>> = {
   dataset: { aspect: 'editableDatasetProperties', field: 'description', privileges: ['EDIT_ENTITY_DOCS'] },
   container: { aspect: 'editableContainerProperties', field: 'description', privileges: ['EDIT_ENTITY_DOCS'] },
   domain: {
@@ -177,7 +177,7 @@ const updateDescription: FieldResolver = async (
 };
 
 /** EDIT_ENTITY or EDIT_ENTITY_DOC_LINKS; for glossary entities, managing glossaries also does. */
-function linksRequirement(target: Target) {
+export function linksRequirement(target: Target) {
   const glossary = target.entity.name === 'glossaryTerm' || target.entity.name === 'glossaryNode';
   return glossary
     ? editRequirement('EDIT_ENTITY_DOC_LINKS', 'MANAGE_GLOSSARIES')
