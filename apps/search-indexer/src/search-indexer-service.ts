@@ -7,6 +7,7 @@ import type { Scheduler } from '@strata/timing';
 import type { StrataService } from '@strata/runtime';
 import { graphEdgeHook } from './consumers/graph-edge-hook';
 import { searchDocumentHook } from './consumers/search-document-hook';
+import { entityNameFields } from './domain/entity-name';
 import { searchRoutes } from './http/search-routes';
 import { listingRoutes } from './http/listing-routes';
 import { lineageRoutes } from './http/lineage-routes';
@@ -52,11 +53,12 @@ export function createSearchIndexerService(options: SearchIndexerServiceOptions)
     logger: options.logger,
     maxBatchSize: options.maxBatchSize,
   });
+  const nameFields = entityNameFields(options.registry);
   return {
     name: SEARCH_INDEXER,
     routes: [
-      ...searchRoutes(options.search, options.graph, processor, { defaultShape: options.defaultShape }),
-      ...listingRoutes(options.search, { defaultShape: options.defaultShape }),
+      ...searchRoutes(options.search, options.graph, processor, { defaultShape: options.defaultShape, nameFields }),
+      ...listingRoutes(options.search, { defaultShape: options.defaultShape, nameFields }),
       ...lineageRoutes(new LineageService(options)),
       ...relationshipScrollRoutes(options.graph),
     ],

@@ -34,6 +34,8 @@ const COUNTS_ACCESS: RouteAccess = {
 
 export interface ListingRouteOptions {
   readonly defaultShape: ResponseShape;
+  /** The fields naming an entity of each type, for sorts on `_entityName` (`entityNameFields` of the registry). */
+  readonly nameFields?: (entityType: string) => readonly string[];
 }
 
 /** What `filter` and `list` take: one entity type, a filter, a sort, and a page. */
@@ -86,6 +88,7 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
           flags: {},
           sort: sortOf(body),
           typeFacet: false,
+          ...(options.nameFields === undefined ? {} : { nameFields: options.nameFields }),
         });
         const view = { from: body.start, pageSize: body.count, numEntities: outcome.total, ...outcome };
         return { body: { value: searchResultBody(view, responseShapeOf(context, options.defaultShape)) } };
@@ -113,6 +116,7 @@ export function listingRoutes(search: SearchIndex, options: ListingRouteOptions)
           flags: { skipAggregates: true, skipHighlighting: true },
           sort: sortOf(body),
           typeFacet: false,
+          ...(options.nameFields === undefined ? {} : { nameFields: options.nameFields }),
         });
         const entities = outcome.hits.map((hit) => hit.urn);
         return { body: { value: { entities, start: body.start, count: entities.length, total: outcome.total } } };

@@ -33,6 +33,8 @@ const SYSTEM_OPERATIONS_ACCESS: RouteAccess = {
 export interface SearchRouteOptions {
   /** The shape answered to callers that neither ask for one nor are DataHub's clients (`REST_RESPONSE_SHAPES`). */
   readonly defaultShape: ResponseShape;
+  /** The fields naming an entity of each type, for sorts on `_entityName` (`entityNameFields` of the registry). */
+  readonly nameFields?: (entityType: string) => readonly string[];
 }
 
 /** What a search request may carry besides its text and paging: filter, sort and flags, as DataHub's actions take them. */
@@ -56,7 +58,9 @@ export function sortOf(body: {
 const SEARCH_FLAGS_NOTE =
   '`searchFlags`: `includeSoftDeleted`, `skipAggregates`, `maxAggValues` and `skipHighlighting` do what they say; ' +
   '`skipCache` and `fulltext` are accepted (no kept page is ever stale; the text is always full text). ' +
-  '`sort`/`sortCriteria` order every match by the fields given (up to 10,000 matches), ties by URN.';
+  '`sort`/`sortCriteria` order every match by the fields given (up to 10,000 matches), ties by URN; a sort newest ' +
+  'first on a date field (`lastModifiedAt`) answers over any number, ordering the newest matches that hold the page. ' +
+  '`_entityName` orders by name whatever the type (the fields each type aliases as `_entityName`).';
 
 /** The entity types a search across entities covers: those named (each once), or every type the index knows. */
 export function typesOf(search: SearchIndex, named: readonly string[] | null | undefined): string[] {
@@ -113,6 +117,7 @@ export function searchRoutes(
           flags: body.searchFlags,
           sort: sortOf(body),
           typeFacet: false,
+          ...(options.nameFields === undefined ? {} : { nameFields: options.nameFields }),
         });
         return {
           body: {
@@ -161,6 +166,7 @@ export function searchRoutes(
           flags: body.searchFlags,
           sort: sortOf(body),
           typeFacet: true,
+          ...(options.nameFields === undefined ? {} : { nameFields: options.nameFields }),
         });
         return {
           body: {

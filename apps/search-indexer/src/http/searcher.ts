@@ -3,12 +3,14 @@ import {
   documentFields,
   MAX_PAGE_SIZE,
   URN_FIELD,
+  type Criterion,
   type FacetResult,
   type FieldValue,
   type Filter,
   type SearchHit,
   type SearchIndex,
 } from '@strata/indices';
+import { ENTITY_NAME_FIELD } from '../domain/entity-name';
 import { asBadRequest, facetsWithFlags, filterWithFlags, hitsWithFlags, type SearchFlags } from './route-inputs';
 
 /** A sort criterion as DataHub's `SortCriterion` gives it. */
@@ -29,6 +31,13 @@ export interface SearchAcross {
   readonly sort: readonly SortCriterion[];
   /** Adds an `entity` facet counting matches per type (what a search across entities answers). */
   readonly typeFacet: boolean;
+  /**
+   * The fields that name an entity of each type, for a sort on `_entityName` (see `domain/entity-name.ts`); without
+   * it, `_entityName` is read as a document field (which none has).
+   */
+  readonly nameFields?: (entityType: string) => readonly string[];
+  /** The clock a newest-first date sort looks back from (epoch milliseconds); `Date.now` when absent. */
+  readonly now?: () => number;
 }
 
 export interface SearchOutcome {
@@ -112,7 +121,8 @@ async function rankedHits(
 /**
  * A sorted page: every match is read (at most {@link MAX_SORTED_MATCHES}), ordered by the criteria — a document's
  * smallest value of the field ascending, its largest descending; numbers as numbers, text by code point; documents
- * without the field last — then by URN, and paged.
+ * without the field last — then by URN, and paged. A sort newest first on a date field reads only the matches since a
+ * time that still holds the page ({@link newestSince}), so that it answers over any number of matches.
  */
 async function sortedHits(
   search: SearchIndex,
@@ -121,11 +131,100 @@ async function sortedHits(
   totals: readonly number[],
 ): Promise<SearchHit[]> {
   const total = totals.reduce((sum, value) => sum + value, 0);
+  const since = total > NARROW_ABOVE ? await newestSince(search, request, filter) : undefined;
+  if (since !== undefined) return sortedPage(search, request, since.filter, since.totals);
   if (total > MAX_SORTED_MATCHES) {
     throw new BadRequestError(
       `A sorted search orders at most ${MAX_SORTED_MATCHES} matches and this one has ${total}: narrow it with a query or filter, or leave out the sort (results then come by relevance)`,
     );
   }
+  return sortedPage(search, request, filter, totals);
+}
+
+/** Above this many matches, a newest-first sort on a date field reads only the newest ({@link newestSince}). */
+export const NARROW_ABOVE = 1_000;
+
+/** How far back {@link newestSince} looks, in turn: an hour, a day, a week, 30 days, a year, 10 and 100 years. */
+const LOOK_BACK_MS = [1, 24, 24 * 7, 24 * 30, 24 * 365, 24 * 3_652, 24 * 36_525].map((hours) => hours * 3_600_000);
+
+/** The most halvings {@link newestSince} tries to bring a window under {@link NARROW_ABOVE} matches. */
+const MAX_HALVINGS = 8;
+
+/**
+ * For a sort whose first criterion is a date field, newest first: the matches whose date is at or after a time chosen
+ * so that they hold the whole page (at least `start + count` of them) yet are few enough to read — looking back from
+ * now an hour, a day, a week… and halving the last step while the window holds more than {@link NARROW_ABOVE}
+ * (keeping one within {@link MAX_SORTED_MATCHES}). Every match left out is older than every match kept, or has no date
+ * (those sort last), so the page is the one the full sort gives. Each look is a count. Undefined when the sort is not
+ * of that kind or no window fits; the caller then sorts every match, or refuses.
+ */
+async function newestSince(
+  search: SearchIndex,
+  request: SearchAcross,
+  filter: Filter,
+): Promise<{ filter: Filter; totals: number[] } | undefined> {
+  const [first] = request.sort;
+  if (first === undefined || first.order !== 'DESCENDING') return undefined;
+  const field = first.field.replace(/\.keyword$/, '');
+  const dated = new Set(
+    request.types.filter((entityType) => search.schema.entity(entityType)?.field(field)?.type === 'DATETIME'),
+  );
+  const wanted = request.start + request.count;
+  if (dated.size === 0 || wanted > MAX_SORTED_MATCHES) return undefined;
+  const now = (request.now ?? Date.now)();
+  const since = async (time: number) => {
+    const criterion: Criterion = {
+      field,
+      values: [String(Math.floor(time))],
+      condition: 'GREATER_THAN_OR_EQUAL_TO',
+      negated: false,
+    };
+    const narrowed: Filter = filter.length === 0 ? [[criterion]] : filter.map((group) => [...group, criterion]);
+    const totals = await Promise.all(
+      request.types.map(async (entityType) =>
+        dated.has(entityType)
+          ? (
+              await asBadRequest(
+                search.search({ entityType, input: request.input, filter: narrowed, start: 0, count: 0 }),
+              )
+            ).total
+          : 0,
+      ),
+    );
+    return { filter: narrowed, totals, total: totals.reduce((sum, value) => sum + value, 0) };
+  };
+  let newer = now;
+  for (const back of LOOK_BACK_MS) {
+    let older = now - back;
+    let window = await since(older);
+    if (window.total < wanted) {
+      newer = older;
+      continue;
+    }
+    // Enough matches: halve the window towards the newer bound while it holds too many to read quickly.
+    let fitting = window.total <= MAX_SORTED_MATCHES ? window : undefined;
+    for (let halving = 0; halving < MAX_HALVINGS && window.total > NARROW_ABOVE; halving++) {
+      const middle = (older + newer) / 2;
+      const half = await since(middle);
+      if (half.total < wanted) newer = middle;
+      else {
+        older = middle;
+        window = half;
+        if (half.total <= MAX_SORTED_MATCHES) fitting = half;
+      }
+    }
+    return fitting;
+  }
+  return undefined;
+}
+
+/** Reads every match of the filter (the totals per type given), orders them by the criteria and cuts the page. */
+async function sortedPage(
+  search: SearchIndex,
+  request: SearchAcross,
+  filter: Filter,
+  totals: readonly number[],
+): Promise<SearchHit[]> {
   const all: SearchHit[] = [];
   for (const [index, entityType] of request.types.entries()) {
     const count = totals[index] ?? 0;
@@ -142,7 +241,11 @@ async function sortedHits(
       hit.urn,
       request.sort.map((criterion) => {
         if (criterion.field === URN_FIELD) return hit.urn;
-        const values = [...(fields[criterion.field.replace(/\.keyword$/, '')] ?? [])].sort(compareValues);
+        const field = criterion.field.replace(/\.keyword$/, '');
+        if (field === ENTITY_NAME_FIELD && request.nameFields !== undefined && document !== undefined) {
+          return entityNameOf(fields, request.nameFields(document.entityType));
+        }
+        const values = [...(fields[field] ?? [])].sort(compareValues);
         return criterion.order === 'ASCENDING' ? values[0] : values[values.length - 1];
       }),
     );
@@ -163,6 +266,18 @@ async function sortedHits(
     return a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0;
   });
   return all.slice(request.start, request.start + request.count);
+}
+
+/**
+ * A document's `_entityName` sort key: the first value of the first of its type's name fields it has, lower-cased so
+ * that names order as people read them (`alpha`, `Beta`, `gamma`); undefined (sorted last) when it has none.
+ */
+function entityNameOf(fields: Readonly<Record<string, readonly FieldValue[]>>, names: readonly string[]) {
+  for (const name of names) {
+    const value = fields[name]?.find((item) => String(item).trim() !== '');
+    if (value !== undefined) return String(value).toLowerCase();
+  }
+  return undefined;
 }
 
 function compareValues(a: FieldValue, b: FieldValue): number {
