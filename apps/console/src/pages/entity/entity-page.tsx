@@ -1,0 +1,167 @@
+import { lazy, Suspense } from 'react';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { useGql } from '../../api/graphql';
+import { EmptyState, ErrorNotice, Loading, PageTitle, TabLinks } from '../../ui/components';
+import { graphqlObjectTypeOf, tabLabel, tabOf, tabsOf, type EntityTab } from '../../logic/entity-kinds';
+import { summaryFromAspects, summaryFromGraphql, type EntitySummary } from '../../logic/entity-summary';
+import { entityPath, entityTypeOfUrn } from '../../logic/urn';
+import { EntityHeader } from './entity-header';
+import { OverviewTab } from './overview-tab';
+import { entityQueryOf, hasEntityQuery } from './queries';
+import { latestAspectsPath, useRestRead, type LatestAspects } from './rest-reads';
+import './entity.css';
+
+const SchemaTab = lazy(() => import('./schema-tab').then((module) => ({ default: module.SchemaTab })));
+const HistoryTab = lazy(() => import('./history-tab').then((module) => ({ default: module.HistoryTab })));
+const StatsTab = lazy(() => import('./stats-tab').then((module) => ({ default: module.StatsTab })));
+const RawTab = lazy(() => import('./raw-tab').then((module) => ({ default: module.RawTab })));
+const LineageTab = lazy(() => import('./lineage/lineage-tab').then((m) => ({ default: m.LineageTab })));
+
+/**
+ * An entity's page (`/entity/<encoded urn>/<tab>`): the header (what it is, where it sits, who owns it, its labels and
+ * state, with the edits the user may make) and one tab. Every entity type has a page: the types GraphQL details are
+ * read through it; the others from their aspects.
+ */
+export function Component() {
+  const params = useParams();
+  const location = useLocation();
+  const urn = params['urn'] ?? '';
+  const entityType = entityTypeOfUrn(urn);
+  if (entityType === undefined) {
+    return (
+      <>
+        <PageTitle title="Not an entity">Not an entity</PageTitle>
+        <EmptyState>
+          <p>
+            <code>{urn}</code> is not a URN (<code>urn:li:&lt;type&gt;:&lt;key&gt;</code>).
+          </p>
+          <p>
+            <Link to="/search">Search the catalog</Link>
+          </p>
+        </EmptyState>
+      </>
+    );
+  }
+  if (params['tab'] === 'overview')
+    return <Navigate to={{ pathname: entityPath(urn), search: location.search }} replace />;
+  // One spelling of each page's address (the console's own links'), so that its tab links know which is current.
+  const canonical = entityPath(urn, params['tab']);
+  if (location.pathname !== canonical && safeDecode(location.pathname) === safeDecode(canonical)) {
+    return <Navigate to={{ pathname: canonical, search: location.search, hash: location.hash }} replace />;
+  }
+  return <EntityPage key={urn} urn={urn} entityType={entityType} tabSegment={params['tab']} />;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function EntityPage({
+  urn,
+  entityType,
+  tabSegment,
+}: {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly tabSegment: string | undefined;
+}) {
+  const read = useEntitySummary(urn, entityType);
+  const tab = tabOf(tabSegment, entityType);
+  const tabs = tabsOf(entityType).map((name) => ({
+    to: entityPath(urn, name === 'overview' ? undefined : name),
+    label: tabLabel(name),
+  }));
+  if (read.summary === undefined) {
+    if (read.error !== undefined) {
+      return (
+        <>
+          <PageTitle title="Entity">Entity</PageTitle>
+          <ErrorNotice error={read.error} retry={read.refetch} />
+        </>
+      );
+    }
+    return <Loading what="Loading the entity" />;
+  }
+  const summary = read.summary;
+  return (
+    <article className="entity-page" aria-labelledby="entity-title">
+      <EntityHeader summary={summary} onChanged={read.refetch} />
+      {read.error === undefined ? null : <ErrorNotice error={read.error} retry={read.refetch} />}
+      {summary.exists === false ? (
+        <EmptyState>
+          <p>Strata holds nothing for this URN yet: no aspect of it has been written (or it was deleted for good).</p>
+        </EmptyState>
+      ) : null}
+      <TabLinks tabs={tabs} label={`${summary.name}: views`} />
+      <section className="entity-tab" aria-label={tab === undefined ? 'Unknown view' : tabLabel(tab)}>
+        {tab === undefined ? (
+          <EmptyState>
+            <p>
+              A {summary.typeLabel.toLowerCase()} has no “{tabSegment}” view.{' '}
+              <Link to={entityPath(urn)}>See its overview</Link>
+            </p>
+          </EmptyState>
+        ) : (
+          <Suspense fallback={<Loading />}>
+            <TabContent tab={tab} summary={summary} onChanged={read.refetch} />
+          </Suspense>
+        )}
+      </section>
+    </article>
+  );
+}
+
+function TabContent({
+  tab,
+  summary,
+  onChanged,
+}: {
+  readonly tab: EntityTab;
+  readonly summary: EntitySummary;
+  readonly onChanged: () => void;
+}) {
+  switch (tab) {
+    case 'overview':
+      return <OverviewTab summary={summary} onChanged={onChanged} />;
+    case 'schema':
+      return <SchemaTab urn={summary.urn} />;
+    case 'lineage':
+      return <LineageTab urn={summary.urn} />;
+    case 'stats':
+      return <StatsTab urn={summary.urn} />;
+    case 'history':
+      return <HistoryTab urn={summary.urn} entityType={summary.entityType} />;
+    case 'raw':
+      return <RawTab urn={summary.urn} />;
+  }
+}
+
+/** The header and overview's read: GraphQL for the types it details, the latest aspects for the others. */
+function useEntitySummary(
+  urn: string,
+  entityType: string,
+): { summary?: EntitySummary; error?: unknown; refetch: () => void } {
+  const graphqlType = graphqlObjectTypeOf(entityType);
+  const viaGraphql = hasEntityQuery(graphqlType);
+  const gql = useGql<{ entity: unknown }>(entityQueryOf(graphqlType ?? 'Dataset'), { urn }, { pause: !viaGraphql });
+  const rest = useRestRead<LatestAspects>(viaGraphql ? undefined : latestAspectsPath(urn));
+  if (viaGraphql) {
+    const entity = gql.data?.entity;
+    return {
+      ...(gql.data === undefined
+        ? {}
+        : { summary: summaryFromGraphql(urn, graphqlType, entity ?? { urn, exists: false }) }),
+      ...(gql.error === undefined || gql.error === null ? {} : { error: gql.error }),
+      refetch: gql.refetch,
+    };
+  }
+  return {
+    ...(rest.data === undefined ? {} : { summary: summaryFromAspects(urn, rest.data.aspects) }),
+    ...(rest.error === undefined ? {} : { error: rest.error }),
+    refetch: rest.refetch,
+  };
+}
