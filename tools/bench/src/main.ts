@@ -15,6 +15,7 @@ import { TokenService } from '@strata/auth';
 import { readSchemas } from '@strata/schemas';
 import { createEventSerde } from '@strata/events';
 import { KafkaMessageLog } from '@strata/log';
+import { consoleScenarios, printConsoleReport } from './console-bench';
 import { largeAspectScenario, printLargeAspectReport } from './large-aspect-bench';
 import { lineageScenarios, printLineageReport } from './lineage-bench';
 import { printSearchReport, searchScenarios } from './search-bench';
@@ -34,8 +35,8 @@ import {
 
 const durationSeconds = Number(process.env['BENCH_DURATION_S'] ?? 10);
 /**
- * `search`, `ingest` (with reads), `large-aspect`, `timeseries` or `lineage` runs only those scenarios; unset, all of
- * them.
+ * `search`, `ingest` (with reads), `large-aspect`, `timeseries`, `lineage` or `console` runs only those scenarios;
+ * unset, all of them but `console` (which needs Chromium: run it on its own).
  */
 const only = process.env['BENCH_ONLY'];
 
@@ -153,6 +154,12 @@ async function main(): Promise<void> {
     const lineage = await lineageScenarios();
     writeReport({ date: new Date().toISOString(), machine: machine(), lineage });
     printLineageReport(lineage);
+    return;
+  }
+  if (only === 'console') {
+    const consolePages = await consoleScenarios();
+    writeReport({ date: new Date().toISOString(), machine: machine(), console: consolePages });
+    printConsoleReport(consolePages);
     return;
   }
   if (only === 'timeseries') {

@@ -71,7 +71,7 @@ function proposal(n: number, aspectName: string, value: unknown) {
 }
 
 /** The datasets of DataHub's perf-test (`locustfiles/ingest.py`): description, browse path, owners, and some tags. */
-function datasetProposals(n: number) {
+export function datasetProposals(n: number) {
   return [
     proposal(n, 'browsePaths', { paths: [`/perf/testing/${n % 100}`] }),
     proposal(n, 'datasetProperties', { description: `Dataset ${n} for performance testing`, customProperties: {} }),
