@@ -19,8 +19,9 @@ const dockerignore = readFileSync(join(repositoryRoot, '.dockerignore'), 'utf8')
   .filter((line) => line !== '' && !line.startsWith('#'));
 
 /** The app directories: every one is a program of the image. */
+/** The apps that are processes (a `src/main.ts`); the console is a bundle the gateway serves, not a process. */
 const apps = readdirSync(join(repositoryRoot, 'apps'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  .filter((entry) => entry.isDirectory() && existsSync(join(repositoryRoot, 'apps', entry.name, 'src', 'main.ts')))
   .map((entry) => entry.name)
   .sort();
 
@@ -151,6 +152,20 @@ describe('the image (deploy/Dockerfile)', () => {
     const workspaces = [...dockerfileText.matchAll(/--workspace (\S+)/g)].map((match) => match[1]);
 
     expect(workspaces.sort()).toEqual(apps.map((app) => `apps/${app}`));
+  });
+
+  it('carries the built console: the gateway depends on it, and it needs nothing installed at run time', () => {
+    const manifest = (path: string) =>
+      JSON.parse(readFileSync(join(repositoryRoot, path, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+        scripts?: Record<string, string>;
+      };
+    expect(manifest('apps/gateway').dependencies).toHaveProperty('@strata/console');
+    // Bundled at build time: its libraries are devDependencies, so the production install adds nothing for it.
+    expect(manifest('apps/console').dependencies ?? {}).toEqual({});
+    // The root build builds it, and the image copies every app's dist.
+    expect(manifest('.').scripts?.['build']).toContain('-w @strata/console');
+    expect(dockerfileText).toMatch(/for package in libs\/\* apps\/\*; do[\s\S]*cp -R "\$package\/dist"/);
   });
 
   it('leaves installed and built files, local data and secrets out of the build context', () => {
