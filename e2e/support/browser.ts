@@ -7,28 +7,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, chromiumPath } from '@strata/testing';
 
 /** Where the browser tests save screenshots and failing pages (ignored by git). */
 export const ARTIFACTS_DIR = join(__dirname, '..', '..', 'test-results', 'console');
 
-/** Debian's Chromium (`apt-get install chromium`). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Headless, and without the background connections that fail on a closed network. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_FLAGS] });
 }
 
 /** A page and what went wrong on it: uncaught script errors, CSP violations, failed console messages. */

@@ -1,4 +1,5 @@
 export { authorizationHeaders, REFUSED_CREDENTIALS } from './credentials';
+export { CHROMIUM_FLAGS, chromiumPath } from './chromium';
 export { eventually } from './eventually';
 export { validateOpenApi } from './openapi-validator';
 export { expositionLintProblems, expositionProblems } from './prometheus-exposition';

@@ -10,9 +10,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { eventually, ingestProposalBatchBody, repositoryRoot, startStandalone, TestHttpClient } from '@strata/testing';
+import {
+  CHROMIUM_FLAGS,
+  chromiumPath,
+  eventually,
+  repositoryRoot,
+  startStandalone,
+  TestHttpClient,
+} from '@strata/testing';
 import { percentiles, type Percentiles } from './latency';
-import { datasetProposals } from './search-bench';
+import { loadPerfDatasets } from './search-bench';
 
 const datasets = Number(process.env['BENCH_CONSOLE_DATASETS'] ?? 100_000);
 const runs = Number(process.env['BENCH_CONSOLE_RUNS'] ?? 15);
@@ -30,18 +37,6 @@ export interface ConsoleBenchReport {
   readonly pages: readonly ConsolePageTiming[];
 }
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
 interface SampleProposal {
   readonly aspect: { readonly json: unknown };
 }
@@ -51,29 +46,13 @@ const sampleDataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:sno
 
 export async function consoleScenarios(): Promise<ConsoleBenchReport> {
   const strata = await startStandalone({ startTimeoutMs: 60_000 });
-  const browser = await chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
-  });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_FLAGS] });
   try {
     const http = new TestHttpClient(strata.baseUrl);
     process.stdout.write(`console: loading ${datasets} datasets and the sample catalog…\n`);
     const login = await http.post('/logIn', { username: 'datahub', password: 'datahub' });
     const root = { Authorization: `Bearer ${(login.json as { accessToken: string }).accessToken}` };
-    const inFlight = new Set<Promise<void>>();
-    for (let first = 0; first < datasets; first += 250) {
-      const proposals = [];
-      for (let n = first; n < Math.min(first + 250, datasets); n++) proposals.push(...datasetProposals(n));
-      const sent = http
-        .post('/aspects?action=ingestProposalBatch', ingestProposalBatchBody(proposals))
-        .then((response) => {
-          if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
-        });
-      const tracked = sent.finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
-      if (inFlight.size >= 4) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+    await loadPerfDatasets(http, datasets);
     const sample = JSON.parse(
       readFileSync(join(repositoryRoot, 'e2e', 'fixtures', 'console', 'sample-catalog.json'), 'utf8'),
     ) as SampleProposal[];

@@ -71,7 +71,7 @@ function proposal(n: number, aspectName: string, value: unknown) {
 }
 
 /** The datasets of DataHub's perf-test (`locustfiles/ingest.py`): description, browse path, owners, and some tags. */
-export function datasetProposals(n: number) {
+function datasetProposals(n: number) {
   return [
     proposal(n, 'browsePaths', { paths: [`/perf/testing/${n % 100}`] }),
     proposal(n, 'datasetProperties', { description: `Dataset ${n} for performance testing`, customProperties: {} }),
@@ -84,6 +84,25 @@ export function datasetProposals(n: number) {
     }),
     proposal(n, 'globalTags', { tags: [{ tag: `urn:li:tag:tag_${n % 50}` }] }),
   ];
+}
+
+/** Writes datasets 0…count-1 ({@link datasetProposals}), 250 a batch, four batches in flight. */
+export async function loadPerfDatasets(http: TestHttpClient, count: number): Promise<void> {
+  const perBatch = 250;
+  const inFlight = new Set<Promise<void>>();
+  for (let first = 0; first < count; first += perBatch) {
+    const proposals = [];
+    for (let n = first; n < Math.min(first + perBatch, count); n++) proposals.push(...datasetProposals(n));
+    const sent = http
+      .post('/aspects?action=ingestProposalBatch', ingestProposalBatchBody(proposals))
+      .then((response) => {
+        if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
+      });
+    const tracked = sent.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    if (inFlight.size >= 4) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
 }
 
 async function timed(client: TestHttpClient, path: string, body: unknown): Promise<{ ms: number; json: unknown }> {
@@ -102,21 +121,7 @@ export async function searchScenarios(baselineUrl: string): Promise<SearchBenchR
 
     process.stdout.write(`search: loading ${datasets} datasets (4 aspects each)…\n`);
     const loadStarted = performance.now();
-    const perBatch = 250;
-    const inFlight = new Set<Promise<void>>();
-    for (let first = 0; first < datasets; first += perBatch) {
-      const proposals = [];
-      for (let n = first; n < Math.min(first + perBatch, datasets); n++) proposals.push(...datasetProposals(n));
-      const sent = http
-        .post('/aspects?action=ingestProposalBatch', ingestProposalBatchBody(proposals))
-        .then((response) => {
-          if (response.status !== 200) throw new Error(`batch answered ${response.status}: ${response.text}`);
-        });
-      const tracked = sent.finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
-      if (inFlight.size >= 4) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
+    await loadPerfDatasets(http, datasets);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const stored = performance.now();
     await eventually(
