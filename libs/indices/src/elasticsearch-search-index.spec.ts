@@ -136,6 +136,13 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       expect(properties.origin).toEqual({ type: 'keyword', ignore_above: 8191 });
       expect(properties.createdAt).toEqual({ type: 'long', ignore_malformed: true });
       expect(properties.removed).toEqual({ type: 'boolean' });
+      expect(properties.lastChangedAt).toEqual({ type: 'long', ignore_malformed: true });
+      for (const entity of schema.entities()) {
+        const own = requests.find(
+          (request) => request.path === `/p_${entity.entityType.toLowerCase()}index_v2` && request.method === 'PUT',
+        )!.body.mappings.properties;
+        expect(own.lastChangedAt).toEqual({ type: 'long', ignore_malformed: true });
+      }
       expect(properties.hasTags).toEqual({ type: 'boolean' });
       expect(properties.browsePaths).toEqual({ type: 'keyword', ignore_above: 8191 });
       expect(Object.keys(properties).sort()).toEqual([...dataset.fields.map((field) => field.name), 'strata'].sort());
@@ -323,6 +330,19 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       expect(requests).toEqual([]);
     });
 
+    it('writes lastChangedAt as a top-level date (epoch milliseconds) of the document, with its range forms', async () => {
+      const changed = { ...datasetDocument({ name: 'db.changed' }), lastChangedAt: 1_700_000_000_000 };
+      const { index, requests } = indexOn(() => ({ errors: false, items: [] }));
+      await index.write([{ put: changed }, { put: datasetDocument({ name: 'db.unchanged' }) }]);
+      const [, source, , unchanged] = requests[0]?.body ?? [];
+      expect(source.lastChangedAt).toBe(1_700_000_000_000);
+      expect(source.strata.numbers.lastChangedAt).toEqual([1_700_000_000_000]);
+      expect(source.strata.fields).toContain('lastChangedAt');
+      expect(source.strata.aspects).toEqual(changed.aspects);
+      expect(unchanged).not.toHaveProperty('lastChangedAt');
+      expect(unchanged.strata.fields).not.toContain('lastChangedAt');
+    });
+
     it('hashes a URN too long for an _id', async () => {
       const long = datasetDocument({ name: 'x'.repeat(600) });
       const { index, requests } = indexOn(() => ({ errors: false, items: [] }));
@@ -347,7 +367,7 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       expect(requests[0]).toMatchObject({
         method: 'POST',
         path: '/_mget',
-        querystring: { _source_includes: 'strata.aspects' },
+        querystring: { _source_includes: 'strata.aspects,lastChangedAt' },
         body: {
           docs: [
             { _index: 'datasetindex_v2', _id: stored.urn },
@@ -357,6 +377,21 @@ describe('ElasticsearchSearchIndex (offline, against a mocked cluster)', () => {
       });
       expect(await index.documents(['urn:li:nonsense:x'])).toEqual(new Map());
       expect(requests).toHaveLength(1);
+    });
+
+    it("reads a document's lastChangedAt back from its top-level field", async () => {
+      const stored = { ...datasetDocument({ name: 'db.changed' }), lastChangedAt: 1_700_000_000_000 };
+      const { index } = indexOn(() => ({
+        docs: [
+          {
+            _index: 'datasetindex_v2',
+            _id: stored.urn,
+            found: true,
+            _source: { lastChangedAt: stored.lastChangedAt, strata: { aspects: stored.aspects } },
+          },
+        ],
+      }));
+      expect(await index.documents([stored.urn])).toEqual(new Map([[stored.urn, stored]]));
     });
   });
 

@@ -39,7 +39,7 @@ import type {
   SearchRequest,
 } from './search-index';
 import { matchedFields, parseSearchQuery } from './search-query';
-import type { EntitySearchSchema, SearchSchema } from './search-schema';
+import { LAST_CHANGED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
 
 /** Options of {@link ElasticsearchSearchIndex}. */
 export type ElasticsearchSearchIndexOptions = ElasticsearchConnection & {
@@ -59,7 +59,20 @@ export type ElasticsearchSearchIndexOptions = ElasticsearchConnection & {
 /** What the adapter reads back of a document's `_source`. */
 interface StoredSource {
   readonly urn?: string;
+  /** The document's `lastChangedAt` (its top-level field). */
+  readonly lastChangedAt?: number;
   readonly strata?: { readonly aspects?: SearchDocument['aspects'] };
+}
+
+/** The document a stored `_source` holds. */
+function storedDocument(urn: string, entityType: string, source: StoredSource | undefined): SearchDocument {
+  const changed = source?.lastChangedAt;
+  return {
+    urn,
+    entityType,
+    aspects: source?.strata?.aspects ?? {},
+    ...(typeof changed === 'number' && Number.isFinite(changed) ? { lastChangedAt: changed } : {}),
+  };
 }
 
 interface TermsAggregate {
@@ -165,7 +178,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const requested = [...located];
     const response = await this.client.mget<StoredSource>({
       docs: requested.map(([urn, entity]) => ({ _index: this.indexName(entity.entityType), _id: documentId(urn) })),
-      _source_includes: [strataPaths.aspects],
+      _source_includes: [strataPaths.aspects, LAST_CHANGED_FIELD],
     });
     response.docs.forEach((doc, position) => {
       const [urn, entity] = requested[position] ?? [];
@@ -174,7 +187,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         throw new Error(`Reading the search document of ${urn} failed: ${doc.error.type}: ${doc.error.reason ?? ''}`);
       }
       if (!doc.found) return;
-      found.set(urn, { urn, entityType: entity.entityType, aspects: doc._source?.strata?.aspects ?? {} });
+      found.set(urn, storedDocument(urn, entity.entityType, doc._source));
     });
     return found;
   }
@@ -242,7 +255,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       total: totalHits(response.hits.total),
       hits: response.hits.hits.map((hit) => {
         const urn = hit._source?.urn ?? hit._id ?? '';
-        const document = { urn, entityType: entity.entityType, aspects: hit._source?.strata?.aspects ?? {} };
+        const document = storedDocument(urn, entity.entityType, hit._source);
         return { urn, matchedFields: matchedFields(documentFields(document), query, entity) };
       }),
       facets: entity.facets.map((facet): FacetResult => {

@@ -47,6 +47,7 @@ export { CONDITIONS, MAX_FACET_VALUES } from './search-index';
 export {
   BROWSE_PATHS_FIELD,
   createSearchSchema,
+  LAST_CHANGED_FIELD,
   REMOVED_FIELD,
   URN_FIELD,
   type EntitySearchSchema,

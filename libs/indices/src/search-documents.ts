@@ -8,13 +8,20 @@ import {
   type Filter,
   type SearchDocument,
 } from './search-index';
-import { BROWSE_PATHS_FIELD, REMOVED_FIELD, URN_FIELD, type EntitySearchSchema } from './search-schema';
+import {
+  BROWSE_PATHS_FIELD,
+  LAST_CHANGED_FIELD,
+  REMOVED_FIELD,
+  URN_FIELD,
+  type EntitySearchSchema,
+} from './search-schema';
 
 /** Helpers both adapters share: a document's merged fields, browse-path normalization, request checks. Pure. */
 
 /**
  * The fields of a document: the union of its aspects' contributions (values in aspect order, each value once per
- * field), plus `urn`, and `removed` (true when any aspect says so, else false).
+ * field), plus `urn`, `removed` (true when any aspect says so, else false), and `lastChangedAt` (the document's own
+ * time, when it has one; never an aspect's).
  */
 export function documentFields(document: SearchDocument): Record<string, FieldValue[]> {
   // A Set per field keeps the merge linear: a field may hold many values (an entity with 100,000 owners), and looking
@@ -23,7 +30,7 @@ export function documentFields(document: SearchDocument): Record<string, FieldVa
   const merged = new Map<string, Set<FieldValue>>();
   for (const contribution of Object.values(document.aspects)) {
     for (const [name, values] of Object.entries(contribution)) {
-      if (name === URN_FIELD) continue;
+      if (name === URN_FIELD || name === LAST_CHANGED_FIELD) continue;
       let seen = merged.get(name);
       if (seen === undefined) merged.set(name, (seen = new Set()));
       for (const value of values) seen.add(value);
@@ -32,6 +39,9 @@ export function documentFields(document: SearchDocument): Record<string, FieldVa
   const fields: Record<string, FieldValue[]> = { [URN_FIELD]: [document.urn] };
   for (const [name, values] of merged) fields[name] = [...values];
   fields[REMOVED_FIELD] = [merged.get(REMOVED_FIELD)?.has(true) === true];
+  if (document.lastChangedAt !== undefined && Number.isFinite(document.lastChangedAt)) {
+    fields[LAST_CHANGED_FIELD] = [document.lastChangedAt];
+  }
   return fields;
 }
 

@@ -135,6 +135,61 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
       });
     });
 
+    describe('last change time', () => {
+      const changed = (fixture: DatasetFixture, lastChangedAt: number): SearchDocument => ({
+        ...datasetDocument(fixture),
+        lastChangedAt,
+      });
+
+      it("stores a document's lastChangedAt, replaces it with the document, and keeps it across handles", async () => {
+        const { index, reopen } = await open();
+        const first = changed({ name: 'db.changed' }, 1_700_000_000_000);
+        const never = datasetDocument({ name: 'db.unchanged' });
+        await index.write([{ put: first }, { put: never }]);
+        expect(await index.documents([first.urn, never.urn])).toEqual(
+          new Map([
+            [first.urn, first],
+            [never.urn, never],
+          ]),
+        );
+        const later = changed({ name: 'db.changed', description: 'two' }, 1_700_000_100_000);
+        await index.write([{ put: later }]);
+        await index.close();
+        const again = await reopen();
+        expect((await again.documents([first.urn])).get(first.urn)).toEqual(later);
+        expect((await again.documents([never.urn])).get(never.urn)?.lastChangedAt).toBeUndefined();
+      });
+
+      it('indexes lastChangedAt as a date field of every entity type, which filters compare as a range', async () => {
+        const { index } = await open();
+        for (const entity of index.schema.entities()) {
+          expect(entity.field('lastChangedAt')?.type).toBe('DATETIME');
+        }
+        await index.write([
+          { put: changed({ name: 'db.old' }, 1_600_000_000_000) },
+          { put: changed({ name: 'db.new' }, 1_700_000_000_000) },
+          { put: datasetDocument({ name: 'db.undated' }) },
+        ]);
+        const since = (time: number) => [[criterion('lastChangedAt', [String(time)], 'GREATER_THAN_OR_EQUAL_TO')]];
+        expect(await searchUrns(index, '*', since(1_650_000_000_000))).toEqual([urnOf('db.new')]);
+        expect((await searchUrns(index, '*', since(1_600_000_000_000))).sort()).toEqual(
+          [urnOf('db.new'), urnOf('db.old')].sort(),
+        );
+        expect(await searchUrns(index, '*', [[criterion('lastChangedAt', [], 'IS_NULL')]])).toEqual([
+          urnOf('db.undated'),
+        ]);
+      });
+
+      it("takes lastChangedAt from the document only, never from an aspect's contribution", async () => {
+        const { index } = await open();
+        const base = datasetDocument({ name: 'db.spoofed' });
+        await index.write([
+          { put: { ...base, aspects: { ...base.aspects, datasetProperties: { lastChangedAt: [1_900_000_000_000] } } } },
+        ]);
+        expect(await searchUrns(index, '*', [[criterion('lastChangedAt', [], 'EXISTS')]])).toEqual([]);
+      });
+    });
+
     describe('query text', () => {
       const fixtures: DatasetFixture[] = [
         { name: 'sales.orders', description: 'Every order placed in the shop', tags: ['Engineering'], owners: ['ann'] },

@@ -69,6 +69,12 @@ export interface SearchDocument {
   readonly entityType: string;
   /** Aspect name → the fields it contributes. */
   readonly aspects: Readonly<Record<string, FieldContribution>>;
+  /**
+   * When the entity last changed in Strata (epoch milliseconds): the stamp of the latest change log the indexer applied
+   * to the document, whatever the aspect. Indexed as the DATETIME field `lastChangedAt` of every entity type
+   * (`LAST_CHANGED_FIELD`); absent on documents written before Strata kept it, until their next change.
+   */
+  readonly lastChangedAt?: number;
 }
 
 export type DocumentWrite = { readonly put: SearchDocument } | { readonly remove: string };

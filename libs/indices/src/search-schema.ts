@@ -50,6 +50,12 @@ export interface IndexField {
 export const BROWSE_PATHS_FIELD = 'browsePaths';
 /** The document field every document has: the soft-delete flag (false unless the entity's status says removed). */
 export const REMOVED_FIELD = 'removed';
+/**
+ * The document field every document has once changed through Strata: when the entity last changed in Strata (epoch
+ * milliseconds, DATETIME), from the document's `lastChangedAt` — unlike `lastModifiedAt`, which the source
+ * platform reports. No annotation of DataHub's models feeds a field of this name.
+ */
+export const LAST_CHANGED_FIELD = 'lastChangedAt';
 /** The document field holding the entity URN. */
 export const URN_FIELD = 'urn';
 
@@ -88,6 +94,7 @@ function entitySchema(entity: EntitySpec): EntitySearchSchema {
     if (spec.hasValuesFieldName !== undefined) merge(builtIn(spec.hasValuesFieldName, 'BOOLEAN'));
   }
   merge(builtIn(REMOVED_FIELD, 'BOOLEAN'));
+  merge(builtIn(LAST_CHANGED_FIELD, 'DATETIME'));
   const list = Object.freeze([...fields.values()].map((field) => Object.freeze(field)));
   return Object.freeze({
     entityType: entity.name,

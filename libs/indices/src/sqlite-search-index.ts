@@ -20,7 +20,14 @@ import { SearchPageCache } from './search-page-cache';
 import { autocompletePrefix, fold, globMatches, matchedFields, parseSearchQuery, type QueryNode } from './search-query';
 import type { EntitySearchSchema, SearchSchema } from './search-schema';
 import { SqliteSearchFacets } from './sqlite-search-facets';
-import { BrowseRowKind, SqliteSearchLayout, toDocument, type DocumentRow, type FtsTable } from './sqlite-search-layout';
+import {
+  BrowseRowKind,
+  DOCUMENT_COLUMNS,
+  SqliteSearchLayout,
+  toDocument,
+  type DocumentRow,
+  type FtsTable,
+} from './sqlite-search-layout';
 import { runSteps, SqliteSearchRows } from './sqlite-search-rows';
 import { SteppedWrites } from './stepped-writes';
 import { fewestRowsDriver, hitsQuery, visibility, type FoundHits, type PageRow } from './sqlite-search-sql';
@@ -120,12 +127,8 @@ export class SqliteSearchIndex implements SearchIndex {
       this.layout = new SqliteSearchLayout(db, this.schema);
       this.rows = new SqliteSearchRows(db, this.schema, this.layout);
       this.statements = {
-        documentByUrn: db.prepare<[string], DocumentRow>(
-          'SELECT id, urn, entity, removed, aspects FROM documents WHERE urn = ?',
-        ),
-        documentById: db.prepare<[number], DocumentRow>(
-          'SELECT id, urn, entity, removed, aspects FROM documents WHERE id = ?',
-        ),
+        documentByUrn: db.prepare<[string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE urn = ?`),
+        documentById: db.prepare<[number], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`),
         dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
       };
       this.termLists = (options.termLists ?? true) ? new TermListReader(db, this.prepared) : undefined;

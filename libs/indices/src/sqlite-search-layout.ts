@@ -20,11 +20,21 @@ export interface DocumentRow {
   readonly entity: string;
   readonly removed: number;
   readonly aspects: string;
+  /** The document's `lastChangedAt`, or null. */
+  readonly changed_at: number | null;
 }
+
+/** The columns of `documents` a {@link DocumentRow} holds, for `SELECT`. */
+export const DOCUMENT_COLUMNS = 'id, urn, entity, removed, aspects, changed_at';
 
 /** The document a `documents` row holds. */
 export function toDocument(row: DocumentRow): SearchDocument {
-  return { urn: row.urn, entityType: row.entity, aspects: JSON.parse(row.aspects) as SearchDocument['aspects'] };
+  return {
+    urn: row.urn,
+    entityType: row.entity,
+    aspects: JSON.parse(row.aspects) as SearchDocument['aspects'],
+    ...(row.changed_at === null ? {} : { lastChangedAt: row.changed_at }),
+  };
 }
 
 /** An entity type's FTS table, with the statements writing and reading it once it is open. */
@@ -163,10 +173,16 @@ export class SqliteSearchLayout {
           urn TEXT NOT NULL UNIQUE,
           entity TEXT NOT NULL,
           removed INTEGER NOT NULL,
-          aspects TEXT NOT NULL
+          aspects TEXT NOT NULL,
+          changed_at INTEGER
         );
         CREATE INDEX IF NOT EXISTS documents_entity ON documents (entity, removed, urn);
       `);
+    // Files written before documents kept their change time gain the column (null: not known until the next change).
+    const columns = db.prepare<[], { name: string }>('PRAGMA table_info(documents)').all();
+    if (!columns.some((column) => column.name === 'changed_at')) {
+      db.exec('ALTER TABLE documents ADD COLUMN changed_at INTEGER');
+    }
     db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)');
     this.rebuild = this.prepareLayout();
     db.exec(DERIVED_TABLES);
@@ -255,7 +271,7 @@ export class SqliteSearchLayout {
         );
         this.prepareFts(table, prepared);
       }
-      const rows = this.db.prepare<[], DocumentRow>('SELECT id, urn, entity, removed, aspects FROM documents').all();
+      const rows = this.db.prepare<[], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents`).all();
       for (const row of rows) {
         if (this.schema.entity(row.entity) !== undefined) deriveRows(row.id, toDocument(row));
       }

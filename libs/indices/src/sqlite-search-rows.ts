@@ -8,6 +8,7 @@ import { analyze, autocompleteKeys } from './search-query';
 import { REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
 import {
   BrowseRowKind,
+  DOCUMENT_COLUMNS,
   toDocument,
   type DocumentRow,
   type FtsTable,
@@ -33,12 +34,11 @@ export class SqliteSearchRows {
     private readonly layout: SqliteSearchLayout,
   ) {
     this.statements = {
-      documentByUrn: db.prepare<[string], DocumentRow>(
-        'SELECT id, urn, entity, removed, aspects FROM documents WHERE urn = ?',
-      ),
-      upsertDocument: db.prepare<[string, string, number, string], { id: number }>(
-        `INSERT INTO documents (urn, entity, removed, aspects) VALUES (?, ?, ?, ?)
-           ON CONFLICT (urn) DO UPDATE SET entity = excluded.entity, removed = excluded.removed, aspects = excluded.aspects
+      documentByUrn: db.prepare<[string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE urn = ?`),
+      upsertDocument: db.prepare<[string, string, number, string, number | null], { id: number }>(
+        `INSERT INTO documents (urn, entity, removed, aspects, changed_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (urn) DO UPDATE SET entity = excluded.entity, removed = excluded.removed, aspects = excluded.aspects,
+             changed_at = excluded.changed_at
            RETURNING id`,
       ),
       deleteDocument: db.prepare<[number]>('DELETE FROM documents WHERE id = ?'),
@@ -100,6 +100,7 @@ export class SqliteSearchRows {
       document.entityType,
       removed ? 1 : 0,
       JSON.stringify(document.aspects),
+      document.lastChangedAt !== undefined && Number.isFinite(document.lastChangedAt) ? document.lastChangedAt : null,
     );
     if (row === undefined) throw new Error(`Storing the search document of ${document.urn} returned no id`);
     yield* this.deriveRows(row.id, document);

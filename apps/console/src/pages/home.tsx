@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
+import { entityTypeOfUrn } from '../logic/urn';
 import { Link } from 'react-router';
-import { useGql } from '../api/graphql';
+import { useGql, type GqlRead } from '../api/graphql';
 import { browseHref, platformNameOf } from '../logic/browse-path';
 import { facetHref, facetValueLabel } from '../logic/search-state';
 import { EmptyState, ErrorNotice, Loading, PageTitle, Time } from '../ui/components';
@@ -9,8 +10,11 @@ import { EntityItem } from './search/entity-item';
 import { extraTimeOf, nameOf, summaryOf } from './search/entity-summary';
 import {
   HOME_COUNTS_QUERY,
+  LAST_CHANGED_FIELD,
+  RECENT_COUNT,
   RECENT_QUERY,
-  RECENT_VARIABLES,
+  recentTypesOf,
+  recentVariablesOf,
   type AggregateAnswer,
   type FacetAnswer,
   type RecentAnswer,
@@ -22,10 +26,11 @@ const MAX_COUNTS = 24;
 
 /**
  * The home page: the search box, how many entities of each type and each platform the catalog holds (each count a
- * link to the search narrowed to it), and the entities their platforms modified last. Two GraphQL requests, one per
+ * link to the search narrowed to it), and the entities changed last in the catalog. Two GraphQL requests, one per
  * section, so that each loads and fails on its own.
  */
 export function Component() {
+  const counts = useGql<AggregateAnswer>(HOME_COUNTS_QUERY);
   return (
     <div className="home">
       <div className="home-hero">
@@ -35,14 +40,13 @@ export function Component() {
           Search by name, description, column, tag or owner, or <Link to="/browse">browse by platform</Link>.
         </p>
       </div>
-      <Counts />
-      <RecentlyModified />
+      <Counts read={counts} />
+      <RecentlyChanged counts={counts} />
     </div>
   );
 }
 
-function Counts() {
-  const read = useGql<AggregateAnswer>(HOME_COUNTS_QUERY);
+function Counts({ read }: { readonly read: GqlRead<AggregateAnswer> }) {
   const facets = read.data?.aggregateAcrossEntities?.facets ?? undefined;
   const body = (field: string, render: (facet: FacetAnswer) => ReactNode) => {
     if (read.error !== undefined) return <ErrorNotice error={read.error} retry={read.refetch} />;
@@ -105,33 +109,53 @@ function Counts() {
   );
 }
 
-function RecentlyModified() {
-  const read = useGql<RecentAnswer>(RECENT_QUERY, RECENT_VARIABLES);
+function RecentlyChanged({ counts }: { readonly counts: GqlRead<AggregateAnswer> }) {
+  // The types come with the counts; should counting fail, every type is asked and columns are dropped here.
+  const typeFacet = counts.data?.aggregateAcrossEntities?.facets?.find((facet) => facet.field === '_entityType');
+  const typeValues =
+    counts.data === undefined ? undefined : (typeFacet?.aggregations.map((aggregation) => aggregation.value) ?? []);
+  const types = counts.error !== undefined ? undefined : recentTypesOf(typeValues);
+  const waiting = counts.error === undefined && types === undefined;
+  const nothing = types !== undefined && types.length === 0;
+  const read = useGql<RecentAnswer>(RECENT_QUERY, recentVariablesOf(types), { pause: waiting || nothing });
   const answer = read.data?.searchAcrossEntities ?? undefined;
-  // Entities without a modification time come last in the sort: they are not "recently modified".
+  // Entities without a change time come last in the sort (written before Strata kept one): they are left out.
   const dated = (answer?.searchResults ?? []).flatMap((result) => {
-    const time = extraTimeOf(result.extraProperties, 'lastModifiedAt');
-    return time === undefined ? [] : [{ summary: summaryOf(result.entity), time }];
+    const time = extraTimeOf(result.extraProperties, LAST_CHANGED_FIELD);
+    const summary = summaryOf(result.entity);
+    if (time === undefined || entityTypeOfUrn(summary.urn) === 'schemaField') return [];
+    return [{ summary, time }];
   });
   let body: ReactNode;
   if (read.error !== undefined) body = <ErrorNotice error={read.error} retry={read.refetch} />;
-  else if (answer === undefined) body = <Loading what="Loading recently modified entities" />;
+  else if (nothing) body = <EmptyState>No entity has changed in this catalog yet.</EmptyState>;
+  else if (answer === undefined) body = <Loading what="Loading recently changed entities" />;
   else if (dated.length === 0) {
-    body = <EmptyState>No entity has a modification time from its platform yet.</EmptyState>;
+    body = <EmptyState>No entity has changed in this catalog yet.</EmptyState>;
   } else {
     body = (
       <ol className="entity-list">
         {dated.map(({ summary, time }) => (
-          <EntityItem key={summary.urn} summary={summary} testId="recent-entity" aside={<Time millis={time} />} />
+          <EntityItem
+            key={summary.urn}
+            summary={summary}
+            testId="recent-entity"
+            aside={
+              <>
+                Changed <Time millis={time} />
+              </>
+            }
+          />
         ))}
       </ol>
     );
   }
   return (
     <section aria-labelledby="home-recent-heading" className="home-section">
-      <h2 id="home-recent-heading">Recently modified</h2>
+      <h2 id="home-recent-heading">Recently changed</h2>
       <p className="muted home-section-note">
-        By the time each entity’s platform last changed it (its properties’ <code>lastModified</code>).
+        The {RECENT_COUNT} entities changed last in this catalog (any aspect written, by anyone), latest first, with the
+        time of that change. Every entity type is listed but columns, which a schema change touches by the dozen.
       </p>
       {body}
     </section>

@@ -176,7 +176,68 @@ describe('evolveDocument', () => {
           },
           globalTags: { tags: ['urn:li:tag:B'], hasTags: [true], ...noAttribution },
         },
+        lastChangedAt: 5,
       });
+  });
+
+  describe('lastChangedAt', () => {
+    const at = (time: number | undefined, base: AspectChange): AspectChange => {
+      const { createdAt: _ignored, ...rest } = base;
+      return time === undefined ? rest : { ...rest, createdAt: time };
+    };
+    const changedAt = (document: SearchDocument | null | undefined) => document?.lastChangedAt;
+
+    it('is the stamp of the latest change, whatever its aspect', () => {
+      spec
+        .given(at(100, tagged('urn:li:tag:A')), at(200, owned))
+        .when(at(300, change('status', { removed: false })))
+        .then((document) => {
+          expect(changedAt(document)).toBe(300);
+        });
+    });
+
+    it('moves forward on a newer change, and never back on a late or replayed older one', () => {
+      spec
+        .given(at(100, tagged('urn:li:tag:A')), at(300, owned))
+        .when(at(200, tagged('urn:li:tag:B')))
+        .then((document) => {
+          expect(changedAt(document)).toBe(300);
+          expect(document?.aspects['globalTags']?.['tags']).toEqual(['urn:li:tag:B']);
+        });
+      spec
+        .given(at(300, owned))
+        .when(at(300, owned))
+        .then((document) => {
+          expect(changedAt(document)).toBe(300);
+        });
+    });
+
+    it('moves forward on an aspect deletion too', () => {
+      spec
+        .given(at(100, tagged('urn:li:tag:A')), at(200, owned))
+        .when(at(400, change('globalTags', undefined, 'DELETE')))
+        .then((document) => {
+          expect(changedAt(document)).toBe(400);
+        });
+    });
+
+    it('keeps the known time when a change has no stamp, and starts afresh after the entity is deleted', () => {
+      spec
+        .given(at(100, tagged('urn:li:tag:A')))
+        .when(at(undefined, owned))
+        .then((document) => {
+          expect(changedAt(document)).toBe(100);
+        });
+      spec
+        .given(at(500, tagged('urn:li:tag:A')), at(600, change('datasetKey', undefined, 'DELETE')))
+        .when(at(50, owned))
+        .then((document) => {
+          expect(changedAt(document)).toBe(50);
+        });
+      spec.when(at(undefined, owned)).then((document) => {
+        expect(document).not.toHaveProperty('lastChangedAt');
+      });
+    });
   });
 
   it('removes an aspect’s contribution when the aspect is deleted', () => {

@@ -43,6 +43,8 @@ export interface AspectChange {
  * - DELETE of the key aspect deletes the entity: no document (null).
  * - DELETE of another aspect removes that aspect's contribution.
  * - Any other change replaces the aspect's contribution ({@link contributionOf}).
+ * - Every change but the entity's deletion moves `lastChangedAt` to the change's stamp (`createdAt`: when Strata stored
+ *   the write) when that is later: a change replayed late, or out of order, never moves it back.
  */
 export function evolveDocument(
   current: SearchDocument | null | undefined,
@@ -56,7 +58,19 @@ export function evolveDocument(
       ? others
       : [...others, [change.aspectName, contributionOf(change.entity, change.aspectName, change.value)]],
   );
-  return { urn: change.urn, entityType: change.entity.name, aspects };
+  const lastChangedAt = laterOf(current?.lastChangedAt, change.createdAt);
+  return {
+    urn: change.urn,
+    entityType: change.entity.name,
+    aspects,
+    ...(lastChangedAt === undefined ? {} : { lastChangedAt }),
+  };
+}
+
+function laterOf(known: number | undefined, stamp: number | undefined): number | undefined {
+  const valid = stamp !== undefined && Number.isFinite(stamp) && stamp > 0 ? stamp : undefined;
+  if (known === undefined) return valid;
+  return valid === undefined ? known : Math.max(known, valid);
 }
 
 /**

@@ -1,6 +1,12 @@
 import { BadRequestError } from '@strata/model';
 import { RESPONSE_SHAPE_HEADER, type RequestContext } from '@strata/http';
-import type { BrowsePage, FacetResult, MatchedField, SearchIndex } from '@strata/indices';
+import {
+  LAST_CHANGED_FIELD,
+  type BrowsePage,
+  type FacetResult,
+  type MatchedField,
+  type SearchIndex,
+} from '@strata/indices';
 
 /**
  * The two shapes Strata answers search, browse and relationships in:
@@ -107,7 +113,8 @@ export function searchResultBody(result: SearchResultView, shape: ResponseShape)
 /**
  * The hits with the values of the index fields `names` (DataHub Cloud's `fetchExtraFields`), read from their stored
  * documents: each field's distinct values, over every aspect contributing it, as JSON text (one value as itself,
- * several as a list). A field a document lacks is left out; no names, the hits as they are.
+ * several as a list); `lastChangedAt` is the document's own. A field a document lacks is left out; no names, the hits
+ * as they are.
  */
 export async function withExtraFields<Hit extends SearchHitView>(
   search: Pick<SearchIndex, 'documents'>,
@@ -121,9 +128,13 @@ export async function withExtraFields<Hit extends SearchHitView>(
     const extraFields: Record<string, string> = {};
     for (const name of names) {
       // A value several aspects contribute (the platform of the key and of dataPlatformInstance) counts once.
-      const values = [
-        ...new Set(Object.values(document?.aspects ?? {}).flatMap((fields) => (fields[name] ?? []).map(toJson))),
-      ];
+      // The document's own change time is no aspect's.
+      const values =
+        name === LAST_CHANGED_FIELD
+          ? document?.lastChangedAt === undefined
+            ? []
+            : [toJson(document.lastChangedAt)]
+          : [...new Set(Object.values(document?.aspects ?? {}).flatMap((fields) => (fields[name] ?? []).map(toJson)))];
       if (values.length > 0) extraFields[name] = values.length === 1 ? (values[0] ?? '') : `[${values.join(',')}]`;
     }
     return { ...hit, extraFields };

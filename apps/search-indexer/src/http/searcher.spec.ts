@@ -15,13 +15,21 @@ function indexOf(documents: readonly SearchDocument[], searches: SearchRequest[]
     request.filter.length === 0 ||
     request.filter.some((group) =>
       group.every((criterion) => {
-        const values = Object.values(document.aspects).flatMap((fields) => fields[criterion.field] ?? []);
+        const values =
+          criterion.field === 'lastChangedAt'
+            ? document.lastChangedAt === undefined
+              ? []
+              : [document.lastChangedAt]
+            : Object.values(document.aspects).flatMap((fields) => fields[criterion.field] ?? []);
         return values.some((value) => Number(value) >= Number(criterion.values[0]));
       }),
     );
   return {
     schema: {
-      entity: () => ({ field: (name: string) => (name === 'lastModifiedAt' ? { type: 'DATETIME' } : undefined) }),
+      entity: () => ({
+        field: (name: string) =>
+          name === 'lastModifiedAt' || name === 'lastChangedAt' ? { type: 'DATETIME' } : undefined,
+      }),
     },
     documents: (urns: readonly string[]) =>
       Promise.resolve(
@@ -111,6 +119,29 @@ describe('sorting a search across entity types', () => {
       chart('y'),
       dataset('c'),
     ]);
+  });
+
+  it("orders by the document's own lastChangedAt, newest first, across types, over more matches than a sort reads", async () => {
+    const now = 1_800_000_000_000;
+    const changed = Array.from({ length: 3_000 }, (_, n): SearchDocument => ({
+      urn: n % 2 === 0 ? dataset(`c${String(n).padStart(5, '0')}`) : chart(`c${String(n).padStart(5, '0')}`),
+      entityType: n % 2 === 0 ? 'dataset' : 'chart',
+      aspects: { properties: { lastModifiedAt: [n] } },
+      ...(n % 7 === 6 ? {} : { lastChangedAt: now - n * 1_000 }),
+    }));
+    const searches: SearchRequest[] = [];
+    const outcome = await searchAcross(
+      indexOf(changed, searches),
+      request({ sort: [{ field: 'lastChangedAt', order: 'DESCENDING' }], count: 4, now: () => now }),
+    );
+    expect(outcome.total).toBe(3_000);
+    expect(outcome.hits.map((hit) => hit.urn)).toEqual([
+      dataset('c00000'),
+      chart('c00001'),
+      dataset('c00002'),
+      chart('c00003'),
+    ]);
+    expect(searches.filter((search) => search.count > 0).every((search) => search.count <= 1_000)).toBe(true);
   });
 
   it('reads _entityName as a plain field when no name fields are known', async () => {

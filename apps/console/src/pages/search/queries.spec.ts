@@ -11,7 +11,8 @@ import {
   BROWSE_PLATFORMS_QUERY,
   HOME_COUNTS_QUERY,
   RECENT_QUERY,
-  RECENT_VARIABLES,
+  recentTypesOf,
+  recentVariablesOf,
   SEARCH_QUERY,
 } from './queries';
 
@@ -52,7 +53,22 @@ describe("the pages' queries", () => {
     expect(
       variableErrorsOf(SEARCH_QUERY, { input: { query: '*', sortInput: { sortCriterion: { field: 'x' } } } }),
     ).not.toEqual([]);
-    expect(variableErrorsOf(RECENT_QUERY, RECENT_VARIABLES)).toEqual([]);
+    const recentTypes = recentTypesOf(['DATASET', 'SCHEMA_FIELD', 'TAG', 'CORP_USER']);
+    expect(recentTypes).toEqual(['DATASET', 'TAG', 'CORP_USER']);
+    expect(recentTypesOf(undefined)).toBeUndefined();
+    expect(variableErrorsOf(RECENT_QUERY, recentVariablesOf(recentTypes))).toEqual([]);
+    expect(variableErrorsOf(RECENT_QUERY, recentVariablesOf(undefined))).toEqual([]);
+    // The home lists the latest changes in Strata, newest first, over the types given (every one when unknown),
+    // reading the time back.
+    expect(recentVariablesOf(recentTypes).input).toEqual({
+      query: '*',
+      types: ['DATASET', 'TAG', 'CORP_USER'],
+      start: 0,
+      count: 10,
+      sortInput: { sortCriteria: [{ field: 'lastChangedAt', sortOrder: 'DESCENDING' }] },
+      searchFlags: { skipAggregates: true, skipHighlighting: true, fetchExtraFields: ['lastChangedAt'] },
+    });
+    expect(recentVariablesOf(undefined).input).not.toHaveProperty('types');
     expect(variableErrorsOf(SEARCH_QUERY, { input: searchInputOf(EMPTY_SEARCH) })).toEqual([]);
     expect(
       variableErrorsOf(SEARCH_QUERY, {

@@ -23,8 +23,11 @@ export const HOME_COUNTS_QUERY = `query consoleHomeCounts {
 }
 ${ENTITY_NAME}`;
 
-/** The entities their platforms changed last, with the time (`lastModifiedAt` read back as an extra field). */
-export const RECENT_QUERY = `query consoleRecentlyModified($input: SearchAcrossEntitiesInput!) {
+/**
+ * The entities changed last in Strata, with the time: `lastChangedAt`, which the search indexer stamps on every
+ * document from the latest change it applied (any aspect, any entity type), read back as an extra field.
+ */
+export const RECENT_QUERY = `query consoleRecentlyChanged($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) {
     total
     searchResults { entity { ...consoleEntitySummary } extraProperties { name value } }
@@ -32,22 +35,42 @@ export const RECENT_QUERY = `query consoleRecentlyModified($input: SearchAcrossE
 }
 ${ENTITY_SUMMARY}`;
 
-/** How many recently modified entities the home page lists. */
-export const RECENT_COUNT = 8;
+/** The document field holding when an entity last changed in Strata (epoch milliseconds). */
+export const LAST_CHANGED_FIELD = 'lastChangedAt';
+
+/** How many recently changed entities the home page lists. */
+export const RECENT_COUNT = 10;
+
+/** The entity type the recent list leaves out: columns, which one schema write changes by the dozen. */
+export const COLUMN_TYPE = 'SCHEMA_FIELD';
 
 /**
- * The variables of {@link RECENT_QUERY}: every entity, newest modification first (those without one come last, and
- * the page leaves them out). No filter: a filtered count over a large catalog costs more than the sort.
+ * The entity types the recent list covers: those the catalog holds (the `_entityType` facet's values, which the home
+ * page counts anyway) but columns — a dataset's schema write changes each of its columns, which would fill the list.
+ * Undefined when the types are not known (the count failed): the list then asks every type and drops columns itself.
  */
-export const RECENT_VARIABLES = {
-  input: {
-    query: '*',
-    start: 0,
-    count: RECENT_COUNT,
-    sortInput: { sortCriteria: [{ field: 'lastModifiedAt', sortOrder: 'DESCENDING' }] },
-    searchFlags: { skipAggregates: true, skipHighlighting: true, fetchExtraFields: ['lastModifiedAt'] },
-  },
-};
+export function recentTypesOf(typeValues: readonly string[] | undefined): string[] | undefined {
+  return typeValues?.filter((value) => value !== COLUMN_TYPE);
+}
+
+/**
+ * The variables of {@link RECENT_QUERY}: the types given (every type when undefined), the latest change first;
+ * entities without a change time (written before Strata kept it, and not changed since) come last and the page leaves
+ * them out. Types rather than a filter on `_entityType`: the server answers this sort over any number of matches by
+ * counting and reading only the newest of each type searched, while a filter would be checked on every document.
+ */
+export function recentVariablesOf(types: readonly string[] | undefined) {
+  return {
+    input: {
+      query: '*',
+      ...(types === undefined ? {} : { types: [...types] }),
+      start: 0,
+      count: RECENT_COUNT,
+      sortInput: { sortCriteria: [{ field: LAST_CHANGED_FIELD, sortOrder: 'DESCENDING' }] },
+      searchFlags: { skipAggregates: true, skipHighlighting: true, fetchExtraFields: [LAST_CHANGED_FIELD] },
+    },
+  };
+}
 
 /** The platforms, with how many entities each holds: the top of the browse tree. */
 export const BROWSE_PLATFORMS_QUERY = `query consoleBrowsePlatforms {
