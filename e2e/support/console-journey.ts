@@ -110,6 +110,27 @@ export function consoleJourney(name: SharedDeploymentName): void {
       });
     });
 
+    it('is usable by keyboard: suggestions from the search box, and a visible focus ring', async () => {
+      const { page } = admin;
+      await run(page, '03b keyboard', async () => {
+        await page.goto('/');
+        const box = page.getByRole('combobox', { name: 'Search the catalog' });
+        await box.waitFor();
+        // The home page's search box has the focus: typing goes there.
+        await page.keyboard.type('orders_dai');
+        await page.getByRole('option').filter({ hasText: 'orders_daily' }).first().waitFor();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        await page.getByTestId('entity-name').filter({ hasText: 'orders_daily' }).waitFor();
+        // Tab moves through the page's controls, each drawn with a focus ring.
+        await page.keyboard.press('Tab');
+        const outline = await page.evaluate(
+          'getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth',
+        );
+        expect(outline).toMatch(/^solid [1-9]/);
+      });
+    });
+
     it('searches, narrows by a facet, and opens a dataset at its schema', async () => {
       const { page } = admin;
       await run(page, '04 search with a facet', async () => {
