@@ -209,6 +209,7 @@ export function consoleJourney(name: SharedDeploymentName): void {
         await description.getByRole('textbox').fill(`One row per customer, ${word} by the console test.`);
         await description.getByRole('button', { name: 'Save' }).click();
         await expectVisible(description.getByText(word));
+        await page.getByTestId('entity-header').getByRole('button', { name: 'Add tag', exact: true }).click();
         await page.getByLabel('Add tag').first().fill(`Gold${tag}`);
         await page.getByLabel('Add tag').first().press('Enter');
         await expectVisible(page.getByTestId('entity-header').getByRole('link', { name: 'Gold' }).first());
@@ -316,6 +317,7 @@ export function consoleJourney(name: SharedDeploymentName): void {
           await plain.page.waitForLoadState('networkidle');
           expect(await plain.page.getByRole('button', { name: 'Edit description' }).count()).toBe(0);
           expect(await plain.page.getByLabel('Add tag').count()).toBe(0);
+          expect(await plain.page.getByRole('button', { name: /^(Add tag|Add owner|Soft-delete)$/ }).count()).toBe(0);
         });
         expect(plain.problems).toEqual([]);
       } finally {

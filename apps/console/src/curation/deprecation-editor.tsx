@@ -20,11 +20,14 @@ export function DeprecationEditor({
   deprecation,
   canEdit,
   onChanged,
+  showState = true,
 }: {
   readonly urn: string;
   readonly deprecation: DeprecationState | null;
   readonly canEdit: boolean;
   readonly onChanged: () => void;
+  /** Whether to show the state too (not where the page shows it already, as the entity header does). */
+  readonly showState?: boolean;
 }) {
   const deprecated = deprecation?.deprecated === true;
   const [editing, setEditing] = useState(false);
@@ -80,7 +83,7 @@ export function DeprecationEditor({
 
   return (
     <div className="curation curation-deprecation" data-testid="deprecation">
-      {deprecated ? (
+      {!showState ? null : deprecated ? (
         <div className="notice curation-deprecated">
           <p>
             <Pill kind="warning">Deprecated</Pill>

@@ -4,6 +4,7 @@ import { domainUrnOfInput } from '../logic/curation-inputs';
 import { SET_DOMAIN, UNSET_DOMAIN } from './documents';
 import { EditError, useEdit } from './edit';
 import { EntityPicker, type PickedEntity } from './entity-picker';
+import { CancelButton, RevealButton, useReveal } from './reveal';
 
 /** An entity's domain (linking to its page); those who may set it — a domain suggested as they type — or unset it. */
 export function DomainEditor({
@@ -24,6 +25,8 @@ export function DomainEditor({
   const inputId = useId();
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
+  const reveal = useReveal(input);
+  const action = domain === null ? 'Set domain' : 'Change domain';
 
   async function set(event: SyntheticEvent) {
     event.preventDefault();
@@ -36,21 +39,26 @@ export function DomainEditor({
       setting.setError('That is the domain already.');
       return;
     }
-    if (await setting.run({ entityUrn: urn, domainUrn: parsed.value })) {
-      setText('');
-      setPicked(undefined);
-      input.current?.focus();
-    }
+    if (await setting.run({ entityUrn: urn, domainUrn: parsed.value })) close();
+  }
+
+  function close() {
+    setText('');
+    setPicked(undefined);
+    setting.setError(undefined);
+    reveal.hide();
   }
 
   async function unset() {
-    if (await unsetting.run({ entityUrn: urn })) input.current?.focus();
+    if (await unsetting.run({ entityUrn: urn })) (input.current ?? reveal.opener.current)?.focus();
   }
 
   return (
     <div className="curation curation-domain">
       {domain === null ? (
-        <p className="muted curation-none">No domain.</p>
+        canEdit ? null : (
+          <p className="muted curation-none">No domain.</p>
+        )
       ) : (
         <p className="pills">
           <Pill>
@@ -71,10 +79,24 @@ export function DomainEditor({
         </p>
       )}
       <EditError message={unsetting.error} />
-      {canEdit ? (
-        <form className="form-row curation-add" onSubmit={(event) => void set(event)}>
-          <label htmlFor={inputId} className="curation-label">
-            {domain === null ? 'Set domain' : 'Change domain'}
+      {canEdit && !reveal.open ? (
+        <RevealButton opener={reveal.opener} onClick={reveal.show}>
+          {action}
+        </RevealButton>
+      ) : null}
+      {canEdit && reveal.open ? (
+        <form
+          className="form-row curation-add"
+          onSubmit={(event) => void set(event)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && !event.defaultPrevented) {
+              event.preventDefault();
+              close();
+            }
+          }}
+        >
+          <label htmlFor={inputId} className="visually-hidden">
+            {action}
           </label>
           <EntityPicker
             id={inputId}
@@ -97,6 +119,7 @@ export function DomainEditor({
           <button type="submit" className="button button-small" disabled={setting.busy || text.trim() === ''}>
             {setting.busy ? 'Setting…' : 'Set'}
           </button>
+          <CancelButton onClick={close} />
           <EditError id={errorId} message={setting.error} />
         </form>
       ) : null}

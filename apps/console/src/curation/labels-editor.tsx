@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { gqlOnce } from '../api/graphql';
 import { restJson } from '../api/rest';
 import { EntityLink, Pill } from '../ui/components';
@@ -7,6 +7,7 @@ import { displayNameOfUrn } from '../logic/urn';
 import { ADD_TAG, ADD_TERM, ENTITY_EXISTS, REMOVE_TAG, REMOVE_TERM } from './documents';
 import { EditError, messageOf, useEdit } from './edit';
 import { EntityPicker, type PickedEntity } from './entity-picker';
+import { CancelButton, RevealButton, useReveal } from './reveal';
 
 /** A tag or glossary term on an entity (or on one of its schema fields). */
 export interface Label {
@@ -91,26 +92,18 @@ function LabelsEditor({
   const inputId = useId();
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
-  // On a schema field (a row of a long table) the add form opens on demand; on the entity it is always there.
-  const [open, setOpen] = useState(false);
-  const wasOpen = useRef(false);
+  // The add form opens on demand (one small button), and closes after an add, on Escape or Cancel.
+  const reveal = useReveal(input);
   const onField = subResource !== undefined && subResource !== '';
   const where = onField ? { subResource, subResourceType: 'DATASET_FIELD' } : {};
   const present = new Set(labels.map((label) => label.urn));
   const nameOf = (label: Label) => label.name ?? displayNameOfUrn(label.urn);
-  const formShown = canEdit && (!onField || open);
-
-  useEffect(() => {
-    if (open) input.current?.focus();
-    else if (wasOpen.current) opener.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
+  const formShown = canEdit && reveal.open;
 
   function close() {
     setText('');
     adding.setError(undefined);
-    setOpen(false);
+    reveal.hide();
   }
 
   /** Adds what was typed: an existing label by URN, or (a tag) a new one by name, made first. */
@@ -131,10 +124,7 @@ function LabelsEditor({
   }
 
   async function addLabel(labelUrn: string) {
-    if (await adding.run({ input: { resourceUrn: urn, [kind.key]: labelUrn, ...where } })) {
-      setText('');
-      input.current?.focus();
-    }
+    if (await adding.run({ input: { resourceUrn: urn, [kind.key]: labelUrn, ...where } })) close();
   }
 
   /** Makes a tag that does not exist yet (its properties, named), leaving one that exists as it is. */
@@ -171,20 +161,14 @@ function LabelsEditor({
 
   async function remove(label: Label) {
     if (await removing.run({ input: { resourceUrn: urn, [kind.key]: label.urn, ...where } })) {
-      (input.current ?? opener.current)?.focus();
+      (input.current ?? reveal.opener.current)?.focus();
     }
   }
 
   function onKeyDown(event: KeyboardEvent) {
-    if (event.key !== 'Escape') return;
-    if (onField) {
-      event.preventDefault();
-      close();
-    } else if (text !== '') {
-      event.preventDefault();
-      setText('');
-      adding.setError(undefined);
-    }
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    close();
   }
 
   const inputLabel = onField ? `Add ${kind.noun} to column ${subResource}` : `Add ${kind.noun}`;
@@ -192,7 +176,7 @@ function LabelsEditor({
   return (
     <div className={`curation curation-labels curation-${kind.pill}s`}>
       {labels.length === 0 ? (
-        onField ? null : (
+        onField || canEdit ? null : (
           <p className="muted curation-none">No {kind.noun}s.</p>
         )
       ) : (
@@ -222,22 +206,19 @@ function LabelsEditor({
         </ul>
       )}
       <EditError message={removing.error} />
-      {canEdit && onField && !open ? (
-        <button
-          type="button"
-          ref={opener}
-          className="button button-quiet button-small curation-open"
-          aria-label={inputLabel}
-          onClick={() => {
-            setOpen(true);
-          }}
+      {canEdit && !reveal.open ? (
+        <RevealButton
+          opener={reveal.opener}
+          onClick={reveal.show}
+          label={onField ? inputLabel : undefined}
+          quiet={onField}
         >
-          + {capitalized(kind.noun === 'glossary term' ? 'term' : kind.noun)}
-        </button>
+          {onField ? capitalized(kind.noun === 'glossary term' ? 'term' : kind.noun) : inputLabel}
+        </RevealButton>
       ) : null}
       {formShown ? (
         <form className="form-row curation-add" onSubmit={(event) => void addTyped(event)} onKeyDown={onKeyDown}>
-          <label htmlFor={inputId} className={onField ? 'visually-hidden' : 'curation-label'}>
+          <label htmlFor={inputId} className="visually-hidden">
             {inputLabel}
           </label>
           <EntityPicker
@@ -260,11 +241,7 @@ function LabelsEditor({
           <button type="submit" className="button button-small" disabled={busy || text.trim() === ''}>
             {busy ? 'Adding…' : 'Add'}
           </button>
-          {onField ? (
-            <button type="button" className="button button-quiet button-small" onClick={close}>
-              Close
-            </button>
-          ) : null}
+          <CancelButton onClick={close} />
           <EditError id={errorId} message={adding.error} />
         </form>
       ) : null}

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type SyntheticEvent } from 'react';
 import { checkLinkLabel, checkLinkUrl } from '../logic/curation-inputs';
 import { ADD_LINK, REMOVE_LINK } from './documents';
 import { EditError, useEdit } from './edit';
+import { CancelButton, RevealButton, useReveal } from './reveal';
 
 /** A link of an entity (DataHub's institutional memory). */
 export interface LinkEntry {
@@ -29,6 +30,7 @@ export function LinksEditor({
   const labelId = useId();
   const errorId = useId();
   const urlInput = useRef<HTMLInputElement>(null);
+  const reveal = useReveal(urlInput);
 
   async function add(event: SyntheticEvent) {
     event.preventDefault();
@@ -48,21 +50,28 @@ export function LinksEditor({
       return;
     }
     if (await adding.run({ input: { resourceUrn: urn, linkUrl: checkedUrl.value, label: checkedLabel.value } })) {
-      setUrl('');
-      setLabel('');
-      urlInput.current?.focus();
+      close();
     }
+  }
+
+  function close() {
+    setUrl('');
+    setLabel('');
+    adding.setError(undefined);
+    reveal.hide();
   }
 
   async function remove(link: LinkEntry) {
     const input = { resourceUrn: urn, linkUrl: link.url, ...(link.label === undefined ? {} : { label: link.label }) };
-    if (await removing.run({ input })) urlInput.current?.focus();
+    if (await removing.run({ input })) (urlInput.current ?? reveal.opener.current)?.focus();
   }
 
   return (
     <div className="curation curation-links">
       {links.length === 0 ? (
-        <p className="muted curation-none">No links.</p>
+        canEdit ? null : (
+          <p className="muted curation-none">No links.</p>
+        )
       ) : (
         <ul className="curation-link-list" aria-label="Links">
           {links.map((link) => {
@@ -94,8 +103,23 @@ export function LinksEditor({
         </ul>
       )}
       <EditError message={removing.error} />
-      {canEdit ? (
-        <form className="form-row curation-add" onSubmit={(event) => void add(event)} noValidate>
+      {canEdit && !reveal.open ? (
+        <RevealButton opener={reveal.opener} onClick={reveal.show}>
+          Add link
+        </RevealButton>
+      ) : null}
+      {canEdit && reveal.open ? (
+        <form
+          className="form-row curation-add curation-add-link"
+          onSubmit={(event) => void add(event)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && !event.defaultPrevented) {
+              event.preventDefault();
+              close();
+            }
+          }}
+          noValidate
+        >
           <label htmlFor={urlId} className="curation-label">
             Link URL
           </label>
@@ -128,6 +152,7 @@ export function LinksEditor({
           <button type="submit" className="button button-small" disabled={adding.busy || url.trim() === ''}>
             {adding.busy ? 'Adding…' : 'Add link'}
           </button>
+          <CancelButton onClick={close} />
           <EditError id={errorId} message={adding.error} />
         </form>
       ) : null}

@@ -12,6 +12,7 @@ import { displayNameOfUrn } from '../logic/urn';
 import { ADD_OWNER, REMOVE_OWNER } from './documents';
 import { EditError, useEdit } from './edit';
 import { EntityPicker, type PickedEntity } from './entity-picker';
+import { CancelButton, RevealButton, useReveal } from './reveal';
 
 /** An owner of an entity: a user or group, with its ownership type (legacy name and/or type URN). */
 export interface OwnerEntry {
@@ -45,6 +46,7 @@ export function OwnersEditor({
   const typeId = useId();
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
+  const reveal = useReveal(input);
   const nameOf = (owner: OwnerEntry) => owner.name ?? displayNameOfUrn(owner.urn);
 
   async function add(event: SyntheticEvent) {
@@ -68,11 +70,14 @@ export function OwnersEditor({
       type,
       ownershipTypeUrn: typeUrn,
     };
-    if (await adding.run({ input: input_ })) {
-      setText('');
-      setPicked(undefined);
-      input.current?.focus();
-    }
+    if (await adding.run({ input: input_ })) close();
+  }
+
+  function close() {
+    setText('');
+    setPicked(undefined);
+    adding.setError(undefined);
+    reveal.hide();
   }
 
   async function remove(owner: OwnerEntry) {
@@ -82,13 +87,15 @@ export function OwnersEditor({
       ownerUrn: owner.urn,
       ...(typeUrn === undefined ? {} : { ownershipTypeUrn: typeUrn }),
     };
-    if (await removing.run({ input: removal })) input.current?.focus();
+    if (await removing.run({ input: removal })) (input.current ?? reveal.opener.current)?.focus();
   }
 
   return (
     <div className="curation curation-owners">
       {owners.length === 0 ? (
-        <p className="muted curation-none">No owners.</p>
+        canEdit ? null : (
+          <p className="muted curation-none">No owners.</p>
+        )
       ) : (
         <ul className="pills curation-pills" aria-label="Owners">
           {owners.map((owner) => {
@@ -117,9 +124,23 @@ export function OwnersEditor({
         </ul>
       )}
       <EditError message={removing.error} />
-      {canEdit ? (
-        <form className="form-row curation-add" onSubmit={(event) => void add(event)}>
-          <label htmlFor={inputId} className="curation-label">
+      {canEdit && !reveal.open ? (
+        <RevealButton opener={reveal.opener} onClick={reveal.show}>
+          Add owner
+        </RevealButton>
+      ) : null}
+      {canEdit && reveal.open ? (
+        <form
+          className="form-row curation-add"
+          onSubmit={(event) => void add(event)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && !event.defaultPrevented) {
+              event.preventDefault();
+              close();
+            }
+          }}
+        >
+          <label htmlFor={inputId} className="visually-hidden">
             Add owner
           </label>
           <EntityPicker
@@ -158,6 +179,7 @@ export function OwnersEditor({
           <button type="submit" className="button button-small" disabled={adding.busy || text.trim() === ''}>
             {adding.busy ? 'Adding…' : 'Add'}
           </button>
+          <CancelButton onClick={close} />
           <EditError id={errorId} message={adding.error} />
         </form>
       ) : null}

@@ -11,11 +11,14 @@ export function SoftDeleteControl({
   removed,
   canEdit,
   onChanged,
+  showState = true,
 }: {
   readonly urn: string;
   readonly removed: boolean;
   readonly canEdit: boolean;
   readonly onChanged: () => void;
+  /** Whether to show the state too (not where the page shows it already, as the entity header does). */
+  readonly showState?: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
   const { run, busy, error, setError } = useEdit(SOFT_DELETE, onChanged);
@@ -44,7 +47,7 @@ export function SoftDeleteControl({
   const action = removed ? 'Restore' : 'Soft-delete';
   return (
     <div className="curation curation-soft-delete" data-testid="soft-delete">
-      {removed ? (
+      {removed && showState ? (
         <p className="notice curation-removed" role="status">
           This entity is soft-deleted: it is hidden from search and browse, and its page still shows it.
         </p>

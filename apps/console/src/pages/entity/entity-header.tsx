@@ -25,6 +25,8 @@ export function EntityHeader({
 }) {
   const can = summary.privileges;
   const deprecation = summary.deprecation?.deprecated === true ? summary.deprecation : null;
+  const mayDeprecate = summary.has.deprecation && can.canEditDeprecation === true;
+  const mayDelete = summary.has.status && can.canManageEntity === true;
   // Only a web address is a link (never `javascript:` or `data:` from metadata).
   const externalUrl =
     summary.externalUrl !== undefined && /^https?:/i.test(safeUrl(summary.externalUrl))
@@ -146,22 +148,24 @@ export function EntityHeader({
           </div>
         ) : null}
       </dl>
-      {summary.has.deprecation || summary.has.status ? (
-        <div className="entity-actions">
-          {summary.has.deprecation ? (
+      {mayDeprecate || mayDelete ? (
+        <div className="entity-actions" role="group" aria-label="Entity actions">
+          {mayDeprecate ? (
             <DeprecationEditor
               urn={summary.urn}
               deprecation={summary.deprecation}
-              canEdit={can.canEditDeprecation === true}
+              canEdit
               onChanged={onChanged}
+              showState={false}
             />
           ) : null}
-          {summary.has.status ? (
+          {mayDelete ? (
             <SoftDeleteControl
               urn={summary.urn}
               removed={summary.removed}
-              canEdit={can.canManageEntity === true}
+              canEdit
               onChanged={onChanged}
+              showState={false}
             />
           ) : null}
         </div>
