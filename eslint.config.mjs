@@ -102,8 +102,9 @@ export default tseslint.config(
               sourceTag: 'type:tool',
               onlyDependOnLibsWithTags: ['type:testing', 'type:adapter', 'type:domain', 'type:contract'],
             },
-            // The console is a browser application: it speaks to Strata over HTTP only, never through its code.
-            { sourceTag: 'type:console', onlyDependOnLibsWithTags: [] },
+            // The console is a browser application: it speaks to Strata over HTTP only, never through its code (its
+            // tests read the schemas, to check its GraphQL documents against the served SDL).
+            { sourceTag: 'type:console', onlyDependOnLibsWithTags: ['type:contract'] },
             // The standalone process composes the services in one process; nothing else may import a service.
             {
               sourceTag: 'type:composition',

@@ -34,6 +34,8 @@ export function consoleJourney(name: SharedDeploymentName): void {
 
     /** Checks the page with axe-core, keeping what it finds under `label` (asserted at the end, all pages at once). */
     const checkAccessibility = async (page: Page, label: string) => {
+      // As the page settles: not while a region is marked busy (dimmed while it fetches again).
+      await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
       accessibility.set(label, await accessibilityViolations(page));
     };
     const run = (page: Page, label: string, body: () => Promise<void>) => step(page, name, label, body);
