@@ -183,6 +183,8 @@ export class SqliteSearchLayout {
     if (!columns.some((column) => column.name === 'changed_at')) {
       db.exec('ALTER TABLE documents ADD COLUMN changed_at INTEGER');
     }
+    // The newest documents of a type, by a range of this index (sqlite-search-sql.ts, changedAtCondition).
+    db.exec('CREATE INDEX IF NOT EXISTS documents_changed ON documents (entity, removed, changed_at)');
     db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hits (id INTEGER PRIMARY KEY, score REAL NOT NULL)');
     this.rebuild = this.prepareLayout();
     db.exec(DERIVED_TABLES);

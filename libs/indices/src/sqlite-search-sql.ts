@@ -2,7 +2,7 @@ import { EVERY_DOCUMENT_KEY, filterKeysExpression, presenceKey, valueKey } from 
 import { namesRemoved, valueNumber } from './search-documents';
 import type { Criterion, Filter } from './search-index';
 import { fold, type QueryNode } from './search-query';
-import { REMOVED_FIELD, type EntitySearchSchema } from './search-schema';
+import { LAST_CHANGED_FIELD, REMOVED_FIELD, type EntitySearchSchema } from './search-schema';
 import type { FtsTable, PrepareStatement } from './sqlite-search-layout';
 
 /**
@@ -308,11 +308,44 @@ function isIndexRange(criterion: Criterion): boolean {
  * (`EXISTS (… WHERE doc = id …)`); when it {@link excludes}, as `NOT IN` / `NOT EXISTS`.
  */
 function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check'): Sql {
+  const changed = changedAtCondition(criterion);
+  if (changed !== undefined) {
+    // The document's own column, by its index: a range of the newest documents costs what it holds, not every
+    // document with the field (a recently-changed list over 100,000 entities narrows its window by such counts).
+    if (id === 'd.id' && !criterion.negated) return changed('d.');
+    const not = criterion.negated ? 'NOT ' : '';
+    const rows = changed('');
+    return form === 'set'
+      ? { sql: `${id} ${not}IN (SELECT id FROM documents WHERE ${rows.sql})`, params: rows.params }
+      : { sql: `${not}EXISTS (SELECT 1 FROM documents WHERE id = ${id} AND ${rows.sql})`, params: rows.params };
+  }
   const rows = valuesCondition(criterion);
   const not = excludes(criterion) ? 'NOT ' : '';
   return form === 'set'
     ? { sql: `${id} ${not}IN (SELECT doc FROM field_values WHERE ${rows.sql})`, params: rows.params }
     : { sql: `${not}EXISTS (SELECT 1 FROM field_values WHERE doc = ${id} AND ${rows.sql})`, params: rows.params };
+}
+
+/**
+ * A comparison of {@link LAST_CHANGED_FIELD} with numbers, as a condition on the `documents.changed_at` column that
+ * holds it (given the column's table prefix), or undefined for any other criterion (answered by `field_values`).
+ */
+function changedAtCondition(criterion: Criterion): ((prefix: string) => Sql) | undefined {
+  if (criterion.field !== LAST_CHANGED_FIELD) return undefined;
+  const operators: Partial<Record<Criterion['condition'], string>> = {
+    GREATER_THAN: '>',
+    GREATER_THAN_OR_EQUAL_TO: '>=',
+    LESS_THAN: '<',
+    LESS_THAN_OR_EQUAL_TO: '<=',
+  };
+  const operator = operators[criterion.condition];
+  const numbers = criterion.values.map(valueNumber);
+  if (operator === undefined || numbers.length === 0 || numbers.some((number) => number === undefined))
+    return undefined;
+  return (prefix) => ({
+    sql: `(${numbers.map(() => `${prefix}changed_at ${operator} ?`).join(' OR ')})`,
+    params: numbers,
+  });
 }
 
 /** The `field_values` rows a criterion is about, as a condition on them (whether it wants them or their absence aside). */
