@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useGql } from '../../api/graphql';
 import { EmptyState, ErrorNotice, Loading, PageTitle, TabLinks } from '../../ui/components';
@@ -11,11 +11,19 @@ import { entityQueryOf, hasEntityQuery } from './queries';
 import { latestAspectsPath, useRestRead, type LatestAspects } from './rest-reads';
 import './entity.css';
 
-const SchemaTab = lazy(() => import('./schema-tab').then((module) => ({ default: module.SchemaTab })));
-const HistoryTab = lazy(() => import('./history-tab').then((module) => ({ default: module.HistoryTab })));
-const StatsTab = lazy(() => import('./stats-tab').then((module) => ({ default: module.StatsTab })));
-const RawTab = lazy(() => import('./raw-tab').then((module) => ({ default: module.RawTab })));
-const LineageTab = lazy(() => import('./lineage/lineage-tab').then((m) => ({ default: m.LineageTab })));
+/** Each tab's chunk, loaded when the tab is first shown (see {@link EntityPage}'s early start). */
+const TAB_CHUNKS = {
+  schema: () => import('./schema-tab'),
+  history: () => import('./history-tab'),
+  stats: () => import('./stats-tab'),
+  raw: () => import('./raw-tab'),
+  lineage: () => import('./lineage/lineage-tab'),
+} as const;
+const SchemaTab = lazy(() => TAB_CHUNKS.schema().then((module) => ({ default: module.SchemaTab })));
+const HistoryTab = lazy(() => TAB_CHUNKS.history().then((module) => ({ default: module.HistoryTab })));
+const StatsTab = lazy(() => TAB_CHUNKS.stats().then((module) => ({ default: module.StatsTab })));
+const RawTab = lazy(() => TAB_CHUNKS.raw().then((module) => ({ default: module.RawTab })));
+const LineageTab = lazy(() => TAB_CHUNKS.lineage().then((m) => ({ default: m.LineageTab })));
 
 /**
  * An entity's page (`/entity/<encoded urn>/<tab>`): the header (what it is, where it sits, who owns it, its labels and
@@ -71,6 +79,11 @@ function EntityPage({
 }) {
   const read = useEntitySummary(urn, entityType);
   const tab = tabOf(tabSegment, entityType);
+  // The tab's chunk starts loading with the entity's read, not after it: a page opened at a tab waits for one
+  // round trip less.
+  useEffect(() => {
+    if (tab !== undefined && tab in TAB_CHUNKS) void TAB_CHUNKS[tab as keyof typeof TAB_CHUNKS]();
+  }, [tab]);
   const tabs = tabsOf(entityType).map((name) => ({
     to: entityPath(urn, name === 'overview' ? undefined : name),
     label: tabLabel(name),
