@@ -147,8 +147,12 @@ export const NARROW_ABOVE = 1_000;
 /** How far back {@link newestSince} looks, in turn: an hour, a day, a week, 30 days, a year, 10 and 100 years. */
 const LOOK_BACK_MS = [1, 24, 24 * 7, 24 * 30, 24 * 365, 24 * 3_652, 24 * 36_525].map((hours) => hours * 3_600_000);
 
-/** The most halvings {@link newestSince} tries to bring a window under {@link NARROW_ABOVE} matches. */
-const MAX_HALVINGS = 8;
+/**
+ * The most halvings {@link newestSince} tries to bring a window under {@link NARROW_ABOVE} matches: enough to narrow
+ * a year to seconds, for a catalog loaded in a burst (100,000 documents changed within minutes). Each is a count of
+ * a smaller window, cheap where the date is indexed; reading a window of thousands of documents is not.
+ */
+const MAX_HALVINGS = 24;
 
 /**
  * For a sort whose first criterion is a date field, newest first: the matches whose date is at or after a time chosen
@@ -172,6 +176,9 @@ async function newestSince(
   const wanted = request.start + request.count;
   if (dated.size === 0 || wanted > MAX_SORTED_MATCHES) return undefined;
   const now = (request.now ?? Date.now)();
+  // Windows only shrink within a look-back (each later one is a part of the one before), so a type with no match in a
+  // window has none in the next: only the types with matches are counted again.
+  let counted = dated;
   const since = async (time: number) => {
     const criterion: Criterion = {
       field,
@@ -182,7 +189,7 @@ async function newestSince(
     const narrowed: Filter = filter.length === 0 ? [[criterion]] : filter.map((group) => [...group, criterion]);
     const totals = await Promise.all(
       request.types.map(async (entityType) =>
-        dated.has(entityType)
+        counted.has(entityType)
           ? (
               await asBadRequest(
                 search.search({ entityType, input: request.input, filter: narrowed, start: 0, count: 0 }),
@@ -202,6 +209,7 @@ async function newestSince(
       continue;
     }
     // Enough matches: halve the window towards the newer bound while it holds too many to read quickly.
+    counted = new Set(request.types.filter((entityType, index) => (window.totals[index] ?? 0) > 0));
     let fitting = window.total <= MAX_SORTED_MATCHES ? window : undefined;
     for (let halving = 0; halving < MAX_HALVINGS && window.total > NARROW_ABOVE; halving++) {
       const middle = (older + newer) / 2;
