@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useGql } from '../../api/graphql';
+import { useChunk } from '../../ui/chunks';
 import { EmptyState, ErrorNotice, Loading, PageTitle, TabLinks } from '../../ui/components';
 import { graphqlObjectTypeOf, tabLabel, tabOf, tabsOf, type EntityTab } from '../../logic/entity-kinds';
 import { summaryFromAspects, summaryFromGraphql, type EntitySummary } from '../../logic/entity-summary';
@@ -11,7 +12,7 @@ import { entityQueryOf, hasEntityQuery } from './queries';
 import { latestAspectsPath, useRestRead, type LatestAspects } from './rest-reads';
 import './entity.css';
 
-/** Each tab's chunk, loaded when the tab is first shown (see {@link EntityPage}'s early start). */
+/** Each tab's chunk, loaded when the tab is first shown (see {@link EntityPage}'s early start, and useChunk). */
 const TAB_CHUNKS = {
   schema: () => import('./schema-tab'),
   history: () => import('./history-tab'),
@@ -19,11 +20,6 @@ const TAB_CHUNKS = {
   raw: () => import('./raw-tab'),
   lineage: () => import('./lineage/lineage-tab'),
 } as const;
-const SchemaTab = lazy(() => TAB_CHUNKS.schema().then((module) => ({ default: module.SchemaTab })));
-const HistoryTab = lazy(() => TAB_CHUNKS.history().then((module) => ({ default: module.HistoryTab })));
-const StatsTab = lazy(() => TAB_CHUNKS.stats().then((module) => ({ default: module.StatsTab })));
-const RawTab = lazy(() => TAB_CHUNKS.raw().then((module) => ({ default: module.RawTab })));
-const LineageTab = lazy(() => TAB_CHUNKS.lineage().then((m) => ({ default: m.LineageTab })));
 
 /**
  * An entity's page (`/entity/<encoded urn>/<tab>`): the header (what it is, where it sits, who owns it, its labels and
@@ -119,9 +115,7 @@ function EntityPage({
             </p>
           </EmptyState>
         ) : (
-          <Suspense fallback={<Loading />}>
-            <TabContent tab={tab} summary={summary} onChanged={read.refetch} />
-          </Suspense>
+          <TabContent tab={tab} summary={summary} onChanged={read.refetch} />
         )}
       </section>
     </article>
@@ -137,19 +131,36 @@ function TabContent({
   readonly summary: EntitySummary;
   readonly onChanged: () => void;
 }) {
+  if (tab === 'overview') return <OverviewTab summary={summary} onChanged={onChanged} />;
+  return <SplitTab tab={tab} summary={summary} />;
+}
+
+/** A tab in a chunk of its own, rendered once its chunk is loaded (started with the page: see EntityPage). */
+function SplitTab({ tab, summary }: { readonly tab: Exclude<EntityTab, 'overview'>; readonly summary: EntitySummary }) {
+  const chunk = useChunk<unknown>(TAB_CHUNKS[tab]);
+  if (chunk.error !== undefined) return <ErrorNotice error={chunk.error} />;
+  if (chunk.module === undefined) return <Loading />;
   switch (tab) {
-    case 'overview':
-      return <OverviewTab summary={summary} onChanged={onChanged} />;
-    case 'schema':
+    case 'schema': {
+      const { SchemaTab } = chunk.module as Awaited<ReturnType<typeof TAB_CHUNKS.schema>>;
       return <SchemaTab urn={summary.urn} />;
-    case 'lineage':
+    }
+    case 'lineage': {
+      const { LineageTab } = chunk.module as Awaited<ReturnType<typeof TAB_CHUNKS.lineage>>;
       return <LineageTab urn={summary.urn} />;
-    case 'stats':
+    }
+    case 'stats': {
+      const { StatsTab } = chunk.module as Awaited<ReturnType<typeof TAB_CHUNKS.stats>>;
       return <StatsTab urn={summary.urn} />;
-    case 'history':
+    }
+    case 'history': {
+      const { HistoryTab } = chunk.module as Awaited<ReturnType<typeof TAB_CHUNKS.history>>;
       return <HistoryTab urn={summary.urn} entityType={summary.entityType} />;
-    case 'raw':
+    }
+    case 'raw': {
+      const { RawTab } = chunk.module as Awaited<ReturnType<typeof TAB_CHUNKS.raw>>;
       return <RawTab urn={summary.urn} />;
+    }
   }
 }
 
