@@ -178,15 +178,6 @@ export function describeSearchIndexContract(name: string, factory: SearchIndexCo
         expect(await searchUrns(index, '*', [[criterion('lastChangedAt', [], 'IS_NULL')]])).toEqual([
           urnOf('db.undated'),
         ]);
-        expect(await searchUrns(index, '*', [[criterion('lastChangedAt', ['1700000000000'], 'EQUAL')]])).toEqual([
-          urnOf('db.new'),
-        ]);
-        expect(await searchUrns(index, '*', [[criterion('lastChangedAt', ['1650000000000'], 'LESS_THAN')]])).toEqual([
-          urnOf('db.old'),
-        ]);
-        // Beside a text query too (where the other filters go through the full-text index).
-        expect(await searchUrns(index, 'db.new', since(1_650_000_000_000))).toEqual([urnOf('db.new')]);
-        expect(await searchUrns(index, 'db.old', since(1_650_000_000_000))).toEqual([]);
       });
 
       it("takes lastChangedAt from the document only, never from an aspect's contribution", async () => {

@@ -5,7 +5,7 @@ import { filterKeys } from './filter-keys';
 import { browsePathsOf, documentFields, valueNumber, valueText } from './search-documents';
 import type { FieldValue, SearchDocument } from './search-index';
 import { analyze, autocompleteKeys } from './search-query';
-import { LAST_CHANGED_FIELD, REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
+import { REMOVED_FIELD, type EntitySearchSchema, type SearchSchema } from './search-schema';
 import {
   BrowseRowKind,
   DOCUMENT_COLUMNS,
@@ -109,8 +109,7 @@ export class SqliteSearchRows {
   /** Writes every derived row of a stored document. */
   *deriveRows(id: number, document: SearchDocument): Generator<void, void, undefined> {
     const entity = this.entity(document.entityType);
-    // The change time is the document row's own column, not a derived row (see changedAtCondition).
-    const { [LAST_CHANGED_FIELD]: _changed, ...fields } = documentFields(document);
+    const fields = documentFields(document);
     const removed = fields[REMOVED_FIELD]?.includes(true) === true ? 1 : 0;
     let written = 0;
     for (const [name, values] of Object.entries(fields)) {

@@ -140,8 +140,6 @@ function keyedFilter(filter: Filter): string | undefined {
     const required: string[] = [];
     const excluded: string[] = [];
     for (const criterion of group) {
-      // The change time has no filter keys (changedAtCondition): such a filter is answered by SQL.
-      if (criterion.field === LAST_CHANGED_FIELD) return undefined;
       let keys: (string | undefined)[];
       switch (criterion.condition) {
         case 'EQUAL':
@@ -314,8 +312,8 @@ function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check'): 
   if (changed !== undefined) {
     // The document's own column, by its index: a range of the newest documents costs what it holds, not every
     // document with the field (a recently-changed list over 100,000 entities narrows its window by such counts).
-    const not = excludes(criterion) ? 'NOT ' : '';
-    if (id === 'd.id' && not === '') return changed('d.');
+    if (id === 'd.id' && !criterion.negated) return changed('d.');
+    const not = criterion.negated ? 'NOT ' : '';
     const rows = changed('');
     return form === 'set'
       ? { sql: `${id} ${not}IN (SELECT id FROM documents WHERE ${rows.sql})`, params: rows.params }
@@ -329,61 +327,25 @@ function criterionSql(criterion: Criterion, id: string, form: 'set' | 'check'): 
 }
 
 /**
- * A criterion on {@link LAST_CHANGED_FIELD}, as a condition on the `documents.changed_at` column that holds it (given
- * the column's table prefix): the documents with a value the criterion is about, whether it wants them or their
- * absence aside (as {@link valuesCondition}). Undefined for any other field. The field has no `field_values` rows or
- * filter keys: a document's change time changes with every write, and keeping it there too would make each write
- * replace a row and a unique full-text term for nothing.
+ * A comparison of {@link LAST_CHANGED_FIELD} with numbers, as a condition on the `documents.changed_at` column that
+ * holds it (given the column's table prefix), or undefined for any other criterion (answered by `field_values`).
  */
-export function changedAtCondition(criterion: Criterion): ((prefix: string) => Sql) | undefined {
+function changedAtCondition(criterion: Criterion): ((prefix: string) => Sql) | undefined {
   if (criterion.field !== LAST_CHANGED_FIELD) return undefined;
-  const anyOf = (make: (value: string, column: string) => Sql) => (prefix: string) => {
-    const parts = criterion.values.map((value) => make(value, `${prefix}changed_at`));
-    return {
-      sql: parts.length === 0 ? '0' : `(${parts.map((part) => part.sql).join(' OR ')})`,
-      params: parts.flatMap((part) => part.params),
-    };
+  const operators: Partial<Record<Criterion['condition'], string>> = {
+    GREATER_THAN: '>',
+    GREATER_THAN_OR_EQUAL_TO: '>=',
+    LESS_THAN: '<',
+    LESS_THAN_OR_EQUAL_TO: '<=',
   };
-  const compare = (operator: string) =>
-    anyOf((value, column) => {
-      const number = valueNumber(value);
-      return number === undefined
-        ? { sql: `CAST(${column} AS TEXT) ${operator} ?`, params: [value] }
-        : { sql: `${column} ${operator} ?`, params: [number] };
-    });
-  const text = (sql: (column: string) => string, params: (value: string) => unknown[]) =>
-    anyOf((value, column) => ({ sql: sql(`CAST(${column} AS TEXT)`), params: params(fold(value)) }));
-  switch (criterion.condition) {
-    case 'EQUAL':
-    case 'IN':
-      return compare('=');
-    case 'GREATER_THAN':
-      return compare('>');
-    case 'GREATER_THAN_OR_EQUAL_TO':
-      return compare('>=');
-    case 'LESS_THAN':
-      return compare('<');
-    case 'LESS_THAN_OR_EQUAL_TO':
-      return compare('<=');
-    case 'CONTAIN':
-      return text(
-        (column) => `instr(${column}, ?) > 0`,
-        (value) => [value],
-      );
-    case 'START_WITH':
-      return text(
-        (column) => `substr(${column}, 1, ?) = ?`,
-        (value) => [value.length, value],
-      );
-    case 'END_WITH':
-      return text(
-        (column) => `substr(${column}, -?) = ?`,
-        (value) => [value.length, value],
-      );
-    case 'EXISTS':
-    case 'IS_NULL':
-      return (prefix) => ({ sql: `${prefix}changed_at IS NOT NULL`, params: [] });
-  }
+  const operator = operators[criterion.condition];
+  const numbers = criterion.values.map(valueNumber);
+  if (operator === undefined || numbers.length === 0 || numbers.some((number) => number === undefined))
+    return undefined;
+  return (prefix) => ({
+    sql: `(${numbers.map(() => `${prefix}changed_at ${operator} ?`).join(' OR ')})`,
+    params: numbers,
+  });
 }
 
 /** The `field_values` rows a criterion is about, as a condition on them (whether it wants them or their absence aside). */
