@@ -112,4 +112,7 @@ it('keeps every acknowledged write exactly once, with its change log, when the w
     await changeLogs.stop();
     await log.close();
   }
-});
+  // Its own waits allow a minute each (the writer's restart, the consumers' catch-up): the default 30 s is too short on a
+  // busy machine (seen with the browser tests beside it), and a test cut short leaves its streams writing into the
+  // deployment being stopped.
+}, 180_000);
